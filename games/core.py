@@ -1,0 +1,435 @@
+"""The `games` protocol: errors, outcomes, options, and the Game/State base classes.
+
+Design §2: a game is declared as data (slug, seats, options, variants); a state is an immutable
+value; moves are small values whose `str()` is their canonical notation. Everything here is pure
+standard library: no I/O, no wall clock, no global random state.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import Enum
+from random import Random
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------
+class GameError(ValueError):
+    """Base of every rule violation the library reports. Messages name the offending input."""
+
+    code = "game_error"
+
+
+class UnknownGameError(GameError):
+    code = "unknown_game"
+
+
+class InvalidOptionsError(GameError):
+    code = "invalid_options"
+
+
+class InvalidMoveError(GameError):
+    """The text is not a move of this game at all (syntax, unknown squares)."""
+
+    code = "invalid_move"
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that is not legal in this position."""
+
+    code = "illegal_move"
+
+
+class GameOverError(GameError):
+    code = "game_over"
+
+
+class NotYourTurnError(GameError):
+    code = "not_your_turn"
+
+
+class InvalidStateError(GameError):
+    code = "invalid_state"
+
+
+# ---------------------------------------------------------------------------------------------
+# Outcomes
+# ---------------------------------------------------------------------------------------------
+class Termination(str, Enum):
+    """Why a game ended. One shared vocabulary; each rule book page names the members it uses."""
+
+    # Hasami family (rules/hasami.md §3.3, §3.5)
+    CAPTURE_GOAL = "capture_goal"
+    LEAD = "lead"
+    NO_MOVES = "no_moves"
+    REPETITION = "repetition"
+    NO_CAPTURE_LIMIT = "no_capture_limit"
+    FIVE_IN_ROW = "five_in_row"
+    TOO_FEW_MEN = "too_few_men"
+    ALL_CAPTURED = "all_captured"
+    # Glass Pearl Game (rules/pearl.md §11)
+    HOME = "home"
+    MUTUAL_BLOCK = "mutual_block"
+    MAX_PLIES = "max_plies"
+    LINE = "line"
+    BOTH_LINES = "both_lines"
+    GOAL = "goal"
+    MAX_STEPS = "max_steps"
+    LAST_SURVIVOR = "last_survivor"
+    CAUGHT = "caught"
+    ESCAPE = "escape"
+    # Glaisher (rules/glaisher.md §3.3)
+    CONNECTION = "connection"
+    NO_SPLIT_MOVE = "no_split_move"
+    # Ring Rugby (rules/ring-rugby.md §4)
+    GOAL_CLOSED = "goal_closed"
+    # New Eleusis (rules/eleusis.md §4)
+    WENT_OUT = "went_out"
+    ALL_EXPELLED = "all_expelled"
+    GUESSED = "guessed"
+    CARD_CAP = "card_cap"
+    # Match-level endings decided outside the rules (the server's, never a game's)
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    AGREEMENT = "agreement"
+    ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game: winning seats, a score per seat, and why it ended."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    termination: Termination
+
+    @classmethod
+    def win(cls, winner: int, players: int, termination: Termination) -> "Outcome":
+        return cls((winner,), tuple(1.0 if s == winner else 0.0 for s in range(players)), termination)
+
+    @classmethod
+    def draw(cls, players: int, termination: Termination) -> "Outcome":
+        return cls((), tuple(0.5 for _ in range(players)), termination)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_dict(self) -> dict:
+        return {"winners": list(self.winners), "scores": list(self.scores),
+                "termination": self.termination.value}
+
+    @classmethod
+    def from_dict(cls, d: Mapping | None) -> "Outcome | None":
+        if d is None:
+            return None
+        try:
+            return cls(tuple(int(w) for w in d["winners"]), tuple(float(s) for s in d["scores"]),
+                       Termination(d["termination"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidStateError(f"bad outcome {d!r}: {exc}") from exc
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------------------------
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: a default, a doc line, and the values it admits.
+
+    Admitted values are `choices` (discrete) and/or the integers `min`..`max`. Strings that spell an
+    admitted integer or boolean are coerced, so query strings and JSON both work. `parse` replaces
+    the built-in check for options whose values are open-ended (a rule text, a point name).
+    """
+
+    default: Any
+    doc: str
+    choices: tuple = ()
+    min: int | None = None
+    max: int | None = None
+    parse: Callable[[Any], Any] | None = field(default=None, compare=False)
+
+    @property
+    def is_bool(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def validate(self, name: str, value: Any) -> Any:
+        if self.parse is not None:
+            try:
+                return self.parse(value)
+            except (ValueError, TypeError) as exc:
+                raise InvalidOptionsError(f"option {name}={value!r}: {exc}") from exc
+        value = self._coerce(value)
+        if self._admits(value):
+            return value
+        raise InvalidOptionsError(f"option {name}={value!r} is not one of {self.allowed_text()}")
+
+    def _coerce(self, value: Any) -> Any:
+        if self.is_bool and isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+            return value.lower() in _TRUE
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and self._takes_ints():
+            return int(value.strip())
+        return value
+
+    def _takes_ints(self) -> bool:
+        return self.min is not None or any(type(c) is int for c in self.choices)
+
+    def _admits(self, value: Any) -> bool:
+        if self.is_bool:
+            return isinstance(value, bool)
+        if isinstance(value, bool):
+            return False
+        if any(type(c) is type(value) and c == value for c in self.choices):
+            return True
+        return (type(value) is int and self.min is not None and self.max is not None
+                and self.min <= value <= self.max)
+
+    def allowed_text(self) -> str:
+        parts = [json.dumps(c) for c in self.choices]
+        if self.is_bool:
+            parts = ["true", "false"]
+        if self.min is not None:
+            parts.append(f"{self.min}..{self.max}")
+        return ", ".join(parts) or "a valid value"
+
+    def describe(self) -> dict:
+        out: dict[str, Any] = {"default": self.default, "doc": self.doc}
+        if self.is_bool:
+            out["choices"] = [False, True]
+        elif self.choices:
+            out["choices"] = list(self.choices)
+        if self.min is not None:
+            out["min"], out["max"] = self.min, self.max
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeded randomness
+# ---------------------------------------------------------------------------------------------
+def seeded_rng(seed: int, *salt: object) -> Random:
+    """A private Random derived from the match seed and a salt (round, shuffle index...).
+
+    Stable across processes and Python versions (sha256, not hash()).
+    """
+    digest = hashlib.sha256(repr((int(seed),) + tuple(salt)).encode()).digest()
+    return Random(int.from_bytes(digest[:16], "big"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Game and State
+# ---------------------------------------------------------------------------------------------
+class State(ABC):
+    """An immutable position. Subclasses are frozen dataclasses (hashable, comparable).
+
+    Besides the abstract methods, a subclass provides these four as fields or properties (they are
+    only annotated here, so a dataclass field of the same name works): `players` (seat count),
+    `ply` (plies played), `current_player` (seat to act, None once over) and `outcome`
+    (None while the game goes on).
+    """
+
+    game: ClassVar["Game"]
+    players: int
+    ply: int
+    current_player: int | None
+    outcome: Outcome | None
+
+    @abstractmethod
+    def legal_moves(self) -> list:
+        """Every legal move for `current_player`, in a deterministic order; [] once over."""
+
+    @abstractmethod
+    def _parse(self, text: str):
+        """Notation → Move, syntax only; InvalidMoveError for text that is never a move here."""
+
+    @abstractmethod
+    def apply(self, move) -> "State":
+        """Trusted fast path (no validation): the state after `move`."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict:
+        """JSON-able dict of what `seat` may see (None: a spectator)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict:
+        """The full truth, JSON-able, for storage and workers (never for clients)."""
+
+    @abstractmethod
+    def render_text(self, seat: int | None = None) -> str:
+        """A small text diagram of what `seat` may see."""
+
+    @abstractmethod
+    def render_svg(self, seat: int | None = None) -> str:
+        """An SVG picture of what `seat` may see."""
+
+    # -- provided ------------------------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def is_legal(self, move) -> bool:
+        """Overridable fast test; by default a lookup in `legal_moves()`."""
+        return move in self.legal_moves()
+
+    def check_legal(self, move) -> None:
+        """Raise IllegalMoveError (with a reason where the game gives one) unless `move` is legal."""
+        if self.is_terminal:
+            raise GameOverError(f"the game is over; {move} cannot be played")
+        if not self.is_legal(move):
+            reason = self.illegal_reason(move)
+            raise IllegalMoveError(f"{move} is not legal here" + (f": {reason}" if reason else ""))
+
+    def illegal_reason(self, move) -> str | None:
+        """Optional hook: why `move` is illegal (None: no specific reason)."""
+        return None
+
+    def parse_move(self, text: str):
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
+        move = self._parse(text)
+        self.check_legal(move)
+        return move
+
+    def play(self, move, seat: int | None = None) -> "State":
+        """Validated move: notation text or a Move value. `seat`, if given, must be on turn."""
+        if seat is not None and not self.is_terminal and seat != self.current_player:
+            raise NotYourTurnError(f"seat {seat} is not to move (seat {self.current_player} is)")
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        else:
+            self.check_legal(move)
+        return self.apply(move)
+
+    def legal_notations(self) -> list[str]:
+        return [str(m) for m in self.legal_moves()]
+
+
+class Game(ABC):
+    """A game declared as data. Subclasses set the class attributes and implement `_new_state`
+    and `state_from_dict`; `options` and `variants` are exactly the rule book page's."""
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    has_hidden_information: ClassVar[bool] = False
+    options: ClassVar[Mapping[str, OptionSpec]] = {}
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
+    secret_options: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    rules_page: ClassVar[str] = ""
+
+    @abstractmethod
+    def _new_state(self, players: int, seed: int, options: dict) -> State:
+        """The start position for validated arguments."""
+
+    @abstractmethod
+    def state_from_dict(self, d: Mapping) -> State:
+        """Inverse of `State.to_dict` (InvalidStateError for junk)."""
+
+    # -- provided ------------------------------------------------------------------------------
+    def normalize_options(self, options: Mapping | None = None, variant: str | None = None) -> dict:
+        """Defaults, then the variant's settings, then `options`; every value validated."""
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptionsError("options must be an object of name: value")
+        merged: dict[str, Any] = {name: spec.default for name, spec in self.options.items()}
+        if variant is not None:
+            if variant not in self.variants:
+                raise InvalidOptionsError(
+                    f"unknown variant {variant!r} for {self.slug}; choose from {sorted(self.variants)}")
+            merged.update(self.variants[variant])
+        for name, value in (options or {}).items():
+            if name not in self.options:
+                raise InvalidOptionsError(f"unknown option {name!r} for {self.slug}")
+            merged[name] = value
+        return {name: self.options[name].validate(name, value) for name, value in merged.items()}
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.min_players
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+                self.min_players <= players <= self.max_players):
+            raise InvalidOptionsError(
+                f"{self.slug} is for {self.seats_text()} players, not {players!r}")
+        return players
+
+    def seats_text(self) -> str:
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
+    def new_state(self, players: int | None = None, seed: int = 0,
+                  options: Mapping | None = None, variant: str | None = None) -> State:
+        return self._new_state(self.check_players(players), int(seed),
+                               self.normalize_options(options, variant))
+
+    def replay(self, players: int | None = None, seed: int = 0, options: Mapping | None = None,
+               moves: Iterable = (), variant: str | None = None) -> State:
+        state = self.new_state(players=players, seed=seed, options=options, variant=variant)
+        for i, move in enumerate(moves):
+            try:
+                state = state.play(move)
+            except GameError as exc:
+                raise type(exc)(f"move {i + 1} ({move}): {exc}") from exc
+        return state
+
+    def public_notation(self, move, state: State) -> str:
+        """How `move` is shown in histories and exports while `state` is displayed (§2 secrets)."""
+        return str(move)
+
+    def public_options(self, options: Mapping) -> dict:
+        return {k: v for k, v in options.items() if k not in self.secret_options}
+
+    def variant_of(self, options: Mapping) -> str | None:
+        """The named variant whose settings `options` equal, if any."""
+        for name in self.variants:
+            if self.normalize_options(None, name) == dict(options):
+                return name
+        return None
+
+    def describe(self) -> dict:
+        """The catalogue entry (JSON-able)."""
+        return {
+            "slug": self.slug, "title": self.title,
+            "min_players": self.min_players, "max_players": self.max_players,
+            "has_hidden_information": self.has_hidden_information,
+            "options": {name: spec.describe() for name, spec in self.options.items()},
+            "variants": {name: dict(v) for name, v in self.variants.items()},
+            "summary": self.summary, "rules_page": self.rules_page,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tools shared by every game
+# ---------------------------------------------------------------------------------------------
+def perft(state: State, depth: int) -> int:
+    """Leaf positions at exactly `depth` plies (a finished game contributes nothing below it)."""
+    if depth == 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(state.apply(m), depth - 1) for m in moves)
+
+
+def random_playout(state: State, rng: Random, max_plies: int | None = None) -> State:
+    """Random legal moves until the game ends (or `max_plies` more plies were played)."""
+    played = 0
+    while not state.is_terminal and (max_plies is None or played < max_plies):
+        state = state.apply(rng.choice(state.legal_moves()))
+        played += 1
+    return state
+
+
+def notation_list(moves: Sequence) -> list[str]:
+    return [str(m) for m in moves]
