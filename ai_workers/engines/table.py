@@ -1,0 +1,72 @@
+"""The engine table: for each game slug, the engine behind every level.
+
+A game without its own entry gets the generic table (plain UCT at growing budgets), or, if it has
+hidden information, the hidden-information policy table. Per-game modules add their own entries with
+`register_levels`; replacing a game's engine is one call, never a branch in the code.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import games
+
+from .base import LEVELS, Engine, Evaluator, Limit, UnknownLevelError
+from .mcts import MCTSEngine
+from .simple import PlainMovePolicy, RandomEngine
+
+EngineFactory = Callable[[], Engine]
+
+#: Each level's own budget for a server reply (design §2b): random instant, then ~0.25 s, 1 s, 3 s.
+DEFAULT_LIMITS: Mapping[str, Limit] = {
+    "random": Limit(nodes=1),
+    "easy": Limit(seconds=0.25),
+    "medium": Limit(seconds=1.0),
+    "strong": Limit(seconds=3.0),
+}
+
+
+def mcts_levels(evaluator: Callable[[], Evaluator] = Evaluator, **settings) -> dict[str, EngineFactory]:
+    """random + UCT at the easy, medium and strong budgets, with one evaluator and settings."""
+    table: dict[str, EngineFactory] = {"random": RandomEngine}
+    for level in LEVELS[1:]:
+        table[level] = (lambda level=level: MCTSEngine(level, DEFAULT_LIMITS[level], evaluator(),
+                                                       **settings))
+    return table
+
+
+GENERIC_LEVELS: Mapping[str, EngineFactory] = mcts_levels()
+
+HIDDEN_LEVELS: Mapping[str, EngineFactory] = {
+    "random": RandomEngine,
+    **{level: (lambda level=level: PlainMovePolicy(level, DEFAULT_LIMITS[level]))
+       for level in LEVELS[1:]},
+}
+
+ENGINE_TABLE: dict[str, Mapping[str, EngineFactory]] = {}
+
+
+def register_levels(slug: str, levels: Mapping[str, EngineFactory]) -> None:
+    """Give `slug` its own engines; every level of LEVELS must be present (more are allowed)."""
+    missing = [level for level in LEVELS if level not in levels]
+    if missing:
+        raise ValueError(f"engine table for {slug} lacks levels {missing}")
+    ENGINE_TABLE[slug] = dict(levels)
+
+
+def levels_for(slug: str) -> Mapping[str, EngineFactory]:
+    """The level table that serves `slug` (UnknownGameError for a game that does not exist)."""
+    game = games.get_game(slug)
+    if slug in ENGINE_TABLE:
+        return ENGINE_TABLE[slug]
+    return HIDDEN_LEVELS if game.has_hidden_information else GENERIC_LEVELS
+
+
+def get_engine(slug: str, level: str) -> Engine:
+    """A fresh engine for `slug` at `level` (UnknownLevelError, a ValueError, for other levels)."""
+    table = levels_for(slug)
+    try:
+        factory = table[level]
+    except (KeyError, TypeError):
+        raise UnknownLevelError(
+            f"unknown engine level {level!r} for {slug}; choose from {list(table)}") from None
+    return factory()

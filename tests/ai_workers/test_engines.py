@@ -1,0 +1,190 @@
+"""Engine interface and search correctness on small toy games (tests/ai_workers/toygames.py)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from random import Random
+from typing import ClassVar
+
+import pytest
+
+import games
+from ai_workers.engines import (
+    DEFAULT_LIMITS, LEVELS, Evaluator, Limit, MCTSEngine, PlainMovePolicy, RandomEngine,
+    SearchResult, UnknownLevelError, get_engine, outcome_rewards, register_levels,
+)
+from ai_workers.engines import table as engine_table
+from games import Outcome, Termination
+
+from .toygames import LongWalkState, NimState, TicTacToe, TicTacToeState, tictactoe
+
+MCTS = MCTSEngine("test", Limit(nodes=2000))
+
+
+@pytest.fixture
+def toy_registered(monkeypatch):
+    """Tic-tac-toe listed in games.GAMES for one test, so get_engine can find it."""
+    monkeypatch.setitem(games.GAMES, TicTacToe.slug, TicTacToeState.game)
+    return TicTacToe.slug
+
+
+# -- Limit -------------------------------------------------------------------------------------
+def test_limit_scaled_multiplies_seconds_only():
+    limit = Limit(seconds=2.0, nodes=100, depth=3)
+    assert limit.scaled(0.5) == Limit(seconds=1.0, nodes=100, depth=3)
+    assert Limit(nodes=7).scaled(3.0) == Limit(nodes=7)
+    with pytest.raises(ValueError):
+        Limit(seconds=-1.0)
+    with pytest.raises(ValueError):
+        limit.scaled(-2)
+
+
+# -- the level table ---------------------------------------------------------------------------
+def test_levels_and_their_budgets(toy_registered):
+    assert LEVELS == ("random", "easy", "medium", "strong")
+    expected = {"easy": 0.25, "medium": 1.0, "strong": 3.0}
+    for level in LEVELS:
+        engine = get_engine(toy_registered, level)
+        assert engine.level == level
+        assert engine.default_limit == DEFAULT_LIMITS[level]
+        if level in expected:
+            assert engine.default_limit.seconds == pytest.approx(expected[level])
+    assert isinstance(get_engine(toy_registered, "random"), RandomEngine)
+
+
+def test_unknown_level_and_unknown_game(toy_registered):
+    with pytest.raises(UnknownLevelError) as info:
+        get_engine(toy_registered, "grandmaster")
+    assert isinstance(info.value, ValueError) and "grandmaster" in str(info.value)
+    with pytest.raises(games.UnknownGameError):
+        get_engine("no-such-game", "easy")
+
+
+def test_every_level_replies_legally_within_a_scaled_budget(toy_registered):
+    state = tictactoe("X..", ".O.", "...")
+    for level in LEVELS:
+        engine = get_engine(toy_registered, level)
+        result = engine.search(state, limit=engine.default_limit.scaled(0.05), rng=Random(1))
+        assert isinstance(result, SearchResult)
+        assert result.move in state.legal_moves()
+        assert -1.0 <= result.value <= 1.0
+        assert result.pv and result.pv[0] == result.move
+        assert result.seconds <= max(0.02, engine.default_limit.scaled(0.05).seconds or 0) * 1.1
+
+
+def test_registered_table_replaces_the_generic_one(toy_registered, monkeypatch):
+    monkeypatch.setattr(engine_table, "ENGINE_TABLE", {})
+    levels = {level: (lambda level=level: RandomEngine(level)) for level in LEVELS}
+    register_levels(toy_registered, levels)
+    assert isinstance(get_engine(toy_registered, "strong"), RandomEngine)
+    with pytest.raises(ValueError):
+        register_levels(toy_registered, {"random": RandomEngine})
+
+
+class HiddenTicTacToe(TicTacToe):
+    slug = "toy-hidden"
+    has_hidden_information = True
+
+
+def test_hidden_information_games_get_the_policy_table(monkeypatch):
+    monkeypatch.setitem(games.GAMES, HiddenTicTacToe.slug, HiddenTicTacToe())
+    state = tictactoe("X..", "...", "...")
+    for level in LEVELS[1:]:
+        engine = get_engine(HiddenTicTacToe.slug, level)
+        assert isinstance(engine, PlainMovePolicy)
+        assert engine.search(state, rng=Random(3)).move in state.legal_moves()
+    assert isinstance(get_engine(HiddenTicTacToe.slug, "random"), RandomEngine)
+
+
+def test_plain_move_policy_prefers_the_shortest_notation():
+    state = NimState(stones=10, players=2)     # moves "1", "2", "3": all one character
+    seen = {PlainMovePolicy("easy").search(state, rng=Random(seed)).move for seed in range(20)}
+    assert seen == {1, 2, 3}
+
+
+# -- the random player -------------------------------------------------------------------------
+def test_random_engine_is_legal_and_reproducible():
+    state = tictactoe("X..", ".O.", "...")
+    picks = [RandomEngine().search(state, rng=Random(seed)).move for seed in range(30)]
+    assert set(picks) <= set(state.legal_moves()) and len(set(picks)) > 3
+    assert picks == [RandomEngine().search(state, rng=Random(seed)).move for seed in range(30)]
+
+
+def test_search_refuses_a_finished_game():
+    with pytest.raises(ValueError):
+        MCTS.search(tictactoe("XXX", "OO.", "..."), rng=Random(0))
+
+
+# -- outcomes → rewards ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Scored:
+    outcome: Outcome
+
+
+def test_rewards_from_scores_points_and_winners():
+    win = _Scored(Outcome.win(1, 3, Termination.GOAL))
+    assert outcome_rewards(win) == (0.0, 1.0, 0.0)
+    points = _Scored(Outcome((0,), (12.0, 4.0, 8.0), Termination.WENT_OUT))
+    assert outcome_rewards(points) == (1.0, 0.0, 0.5)
+    draw = _Scored(Outcome.draw(2, Termination.REPETITION))
+    assert outcome_rewards(draw) == (0.5, 0.5)
+
+
+# -- MCTS --------------------------------------------------------------------------------------
+def test_mcts_takes_a_win_in_one():
+    result = MCTS.search(tictactoe("XX.", "OO.", "..."), rng=Random(0))
+    assert result.move == 2 and result.value > 0.9
+
+
+def test_mcts_blocks_a_loss_in_one():
+    result = MCTS.search(tictactoe("X..", "OO.", "X.."), rng=Random(0))
+    assert result.move == 5
+
+
+def test_mcts_opens_in_the_centre_or_a_corner():
+    result = MCTSEngine("t", Limit(nodes=6000)).search(TicTacToeState(), rng=Random(2))
+    assert result.move in (0, 2, 4, 6, 8)
+    assert -0.2 < result.value < 0.8     # a draw with best play; X's edge against a fallible O
+
+
+def test_mcts_is_deterministic_for_a_seed_and_node_budget():
+    state = tictactoe("X..", "...", "...")
+    first = MCTS.search(state, limit=Limit(nodes=700), rng=Random(42))
+    again = MCTS.search(state, limit=Limit(nodes=700), rng=Random(42))
+    assert (first.move, first.value, first.pv, first.nodes) == (again.move, again.value, again.pv, 700)
+
+
+def test_mcts_per_seat_values_with_three_seats():
+    # Three-seat Nim, 3 stones: taking all three wins at once; taking fewer lets a rival win.
+    result = MCTS.search(NimState(stones=3, players=3), rng=Random(0))
+    assert result.move == 3 and result.value > 0.9
+    # Five stones: whatever seat 0 takes, a rival can take the last stone, so the value is low.
+    result = MCTS.search(NimState(stones=5, players=3), limit=Limit(nodes=3000), rng=Random(0))
+    assert result.value < 0.0
+
+
+def test_mcts_respects_the_time_limit_within_ten_percent():
+    engine = MCTSEngine("t", Limit(seconds=0.3), cutoff=100000)   # rollouts thousands of plies long
+    started = time.perf_counter()
+    result = engine.search(LongWalkState(), rng=Random(0))
+    wall = time.perf_counter() - started
+    assert 0.2 <= result.seconds <= 0.33 and wall <= 0.33
+    assert result.move in (1, 2)
+
+
+def test_mcts_depth_limit_bounds_the_tree():
+    result = MCTS.search(TicTacToeState(), limit=Limit(nodes=1500, depth=2), rng=Random(0))
+    assert 1 <= len(result.pv) <= 2
+
+
+class _PreferCentre(Evaluator):
+    playout_cutoff = 0
+
+    def evaluate(self, state, seat):
+        centre = state.board[4]
+        return 0.0 if centre is None else (0.5 if centre == seat else -0.5)
+
+
+def test_mcts_uses_the_evaluator_at_the_cutoff():
+    engine = MCTSEngine("t", Limit(nodes=9), evaluator=_PreferCentre())
+    assert engine.search(TicTacToeState(), rng=Random(5)).move == 4
