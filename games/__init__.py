@@ -17,6 +17,7 @@ from .core import (
 from .registry import GAMES, get_game, register
 
 _GAME_MODULES: tuple[str, ...] = (
+    "pearl",
 )
 for _name in _GAME_MODULES:
     import_module(f"{__name__}.{_name}")
