@@ -1,0 +1,9 @@
+"""The Hasami Shogi family (rules/hasami.md): four games on one shared capture core.
+
+`hasami-shogi` (variants `standard`, `tenbin`), `dai-hasami-shogi`, `mak-yek`, `latrunculi`.
+Importing the package registers them.
+"""
+from .family import FamilyGame, HasamiState, Move, Rules
+from .shogi import HasamiShogi
+
+__all__ = ["FamilyGame", "HasamiShogi", "HasamiState", "Move", "Rules"]
