@@ -19,7 +19,6 @@ from .registry import GAMES, get_game, register
 _GAME_MODULES: tuple[str, ...] = (
     "hasami",
     "pearl",
-    "ring_rugby",
 )
 for _name in _GAME_MODULES:
     import_module(f"{__name__}.{_name}")
