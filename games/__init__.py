@@ -17,6 +17,7 @@ from .core import (
 from .registry import GAMES, get_game, register
 
 _GAME_MODULES: tuple[str, ...] = (
+    "glaisher",
     "hasami",
     "pearl",
 )
