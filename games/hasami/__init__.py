@@ -3,7 +3,8 @@
 `hasami-shogi` (variants `standard`, `tenbin`), `dai-hasami-shogi`, `mak-yek`, `latrunculi`.
 Importing the package registers them.
 """
+from .dai import DaiHasamiShogi
 from .family import FamilyGame, HasamiState, Move, Rules
 from .shogi import HasamiShogi
 
-__all__ = ["FamilyGame", "HasamiShogi", "HasamiState", "Move", "Rules"]
+__all__ = ["DaiHasamiShogi", "FamilyGame", "HasamiShogi", "HasamiState", "Move", "Rules"]
