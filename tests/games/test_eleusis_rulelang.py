@@ -352,7 +352,7 @@ def _extend(children):
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.recursive(_LEAVES, _extend, max_leaves=14))
 def test_parse_print_round_trip_property(ast):
     text = print_ast(ast)
@@ -402,3 +402,39 @@ def test_guess_equivalence_over_a_common_range_of_positions():
         "else color(prev) != color(cur)", 2)
     assert same_colour_pairs.equivalent(r6)
     assert not compile_rule(TABLE["R1"][0]).equivalent(r6)
+
+
+# -- the machine God's bank ------------------------------------------------------------------------------
+def test_bank_holds_the_rule_book_table_first():
+    from games.new_eleusis.bank import BANK
+    assert [(e.name, e.canonical) for e in BANK[:10]] == [(k, TABLE[k][0]) for k in
+                                                           [f"R{i}" for i in range(1, 11)]]
+    assert len(BANK) >= 30
+
+
+def test_bank_rules_are_valid_distinct_and_labelled():
+    from games.new_eleusis.bank import BANK, DIFFICULTIES
+    assert len({e.name for e in BANK}) == len(BANK)
+    for i, entry in enumerate(BANK):
+        assert entry.difficulty in DIFFICULTIES and entry.origin
+        assert compile_rule(entry.canonical) is entry.rule
+        assert entry.rule.is_total and entry.rule.is_live
+        if entry.name not in ("R8", "R10"):
+            assert entry.rule.report["warning"] is None, entry.name
+        for other in BANK[:i]:
+            assert not entry.rule.equivalent(other.rule), (entry.name, other.name)
+    assert {e.difficulty for e in BANK} == set(DIFFICULTIES)
+
+
+def test_pick_rule_is_seeded_and_filters_by_difficulty():
+    from random import Random
+
+    from games import seeded_rng
+    from games.new_eleusis.bank import BANK, entries, pick_rule
+    assert pick_rule(seeded_rng(7, 1, "rule")) == pick_rule(seeded_rng(7, 1, "rule"))
+    picks = {pick_rule(Random(seed)) for seed in range(200)}
+    assert len(picks) > 20 and picks <= {e.rule for e in BANK}
+    hard = {e.rule for e in entries("hard")}
+    assert all(pick_rule(Random(seed), "hard") in hard for seed in range(30))
+    with pytest.raises(ValueError, match="unknown difficulty 'brutal'"):
+        pick_rule(Random(0), "brutal")
