@@ -5,6 +5,8 @@ Importing the package registers them.
 """
 from .dai import DaiHasamiShogi
 from .family import FamilyGame, HasamiState, Move, Rules
+from .makyek import MakYek
 from .shogi import HasamiShogi
 
-__all__ = ["DaiHasamiShogi", "FamilyGame", "HasamiShogi", "HasamiState", "Move", "Rules"]
+__all__ = ["DaiHasamiShogi", "FamilyGame", "HasamiShogi", "HasamiState", "MakYek",
+           "Move", "Rules"]
