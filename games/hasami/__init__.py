@@ -5,8 +5,9 @@ Importing the package registers them.
 """
 from .dai import DaiHasamiShogi
 from .family import FamilyGame, HasamiState, Move, Rules
+from .latrunculi import Latrunculi
 from .makyek import MakYek
 from .shogi import HasamiShogi
 
-__all__ = ["DaiHasamiShogi", "FamilyGame", "HasamiShogi", "HasamiState", "MakYek",
+__all__ = ["DaiHasamiShogi", "FamilyGame", "HasamiShogi", "HasamiState", "Latrunculi", "MakYek",
            "Move", "Rules"]
