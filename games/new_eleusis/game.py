@@ -463,10 +463,12 @@ class EleusisState(State):
     def with_position(self, *, hands: Mapping[int, Any] | None = None, mainline=None,
                       played: int | None = None, prophet: int | None = None,
                       at_marker: int | None = None, turn: int | None = None,
-                      expelled=(), stock=None) -> "EleusisState":
+                      expelled=(), stock=None, side_played: int | None = None,
+                      side_at_marker: int | None = None) -> "EleusisState":
         """A copy set up for tests and analysis: `hands` {seat: "2S 3D" or kinds}, `mainline`
-        (cards; the first L are the starters), `played`, a sitting `prophet` with its
-        `at_marker`, the seat on `turn`, `expelled` seats and the `stock` (top last)."""
+        (cards; the first L are the starters), `played` (and `side_played`, the sideline part),
+        a sitting `prophet` with its `at_marker` (and `side_at_marker`), the seat on `turn`,
+        `expelled` seats and the `stock` (top last)."""
         def kinds(cards) -> tuple[int, ...]:
             if isinstance(cards, str):
                 cards = cards.split()
@@ -484,11 +486,14 @@ class EleusisState(State):
             f["main_by"] = tuple(STARTER if i < self.lookback else SET_UP for i in range(len(main)))
         if played is not None:
             f["played"] = played
+        if side_played is not None:
+            f["side_played"] = side_played
         if prophet is not None:
             f["prophet"] = prophet
             f["former_prophets"] = self.former_prophets | {prophet}
-            f["at_marker"] = self.played if at_marker is None else at_marker
-            f["side_at_marker"] = self.side_played
+            f["at_marker"] = f.get("played", self.played) if at_marker is None else at_marker
+            f["side_at_marker"] = (f.get("side_played", self.side_played) if side_at_marker is None
+                                   else side_at_marker)
         if turn is not None:
             f["turn"] = turn
         if expelled:
