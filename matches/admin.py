@@ -1,0 +1,30 @@
+from django.contrib import admin
+
+from .models import Analysis, Challenge, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "variant", "status", "ply", "to_move", "rated", "created_at")
+    list_filter = ("status", "game", "rated")
+    inlines = [MatchSeatInline]
+    exclude = ("state",)          # the full truth (hands, decks) stays out of the admin too
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "status", "created_by", "rated", "created_at")
+    list_filter = ("status", "game")
+
+
+@admin.register(Ladder)
+class LadderAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "variant", "challenge_reach")
+
+
+admin.site.register([Move, Rating, LadderEntry, Analysis, Event])

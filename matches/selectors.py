@@ -1,0 +1,139 @@
+"""Reads (design §1): queries and the payloads built from `state.view(viewer)`.
+
+Nothing here returns `to_dict()` or the match seed to a client; hidden moves are shown in their
+public form (`Game.public_notation`)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from django.db.models import Prefetch, QuerySet
+
+import games
+
+from .models import Challenge, Match, MatchSeat, Move
+
+
+def match_state(match: Match) -> games.State:
+    """The match's current position, from its snapshot."""
+    return games.get_game(match.game).state_from_dict(match.state)
+
+
+def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:
+    """How a recorded move reads while `state` is displayed (games with secrets hide them)."""
+    if not rules.has_hidden_information:
+        return notation
+    return rules.public_notation(state._parse(notation), state)
+
+
+def viewer_seat(match: Match, user, seats: Sequence[MatchSeat] | None = None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    seats = match.seats.all() if seats is None else seats
+    return next((s.seat for s in seats if s.user_id == user.pk), None)
+
+
+def seats_payload(seats: Sequence[MatchSeat]) -> list[dict]:
+    return [{"seat": s.seat, "player": s.player_name} for s in seats]
+
+
+def match_summary(match: Match) -> dict:
+    """The list form: no position at all (cheap, and nothing hidden to leak)."""
+    rules = games.get_game(match.game)
+    seats = list(match.seats.all())
+    return {
+        "id": match.pk, "game": match.game, "variant": match.variant or None,
+        "options": rules.public_options(match.options), "status": match.status,
+        "seats": seats_payload(seats), "ply": match.ply, "to_move": match.to_move,
+        "rated": match.rated, "deadline": match.deadline, "result": match.result,
+        "created_at": match.created_at, "updated_at": match.updated_at,
+    }
+
+
+def match_detail(match: Match, user) -> dict:
+    """The detail form: the viewer's view of the position and, on their turn, their legal moves."""
+    seats = list(match.seats.all())
+    seat = viewer_seat(match, user, seats)
+    state = match_state(match)
+    payload = match_summary(match)
+    payload["viewer_seat"] = seat
+    payload["state"] = state.view(seat)
+    on_turn = seat is not None and match.status == Match.Status.ACTIVE and match.to_move == seat
+    payload["legal_moves"] = state.legal_notations() if on_turn else []
+    payload["finished_at"] = match.finished_at
+    return payload
+
+
+def match_moves(match: Match) -> list[dict]:
+    rules = games.get_game(match.game)
+    state = match_state(match) if rules.has_hidden_information else None
+    return [{"ply": m.ply, "seat": m.seat,
+             "move": public_move_text(rules, m.notation, state) if state else m.notation,
+             "created_at": m.created_at}
+            for m in match.moves.order_by("ply")]
+
+
+def match_export(match: Match) -> str:
+    """A text record that `games.record.replay_record` replays (perfect-information games)."""
+    from games.record import format_record
+
+    rules = games.get_game(match.game)
+    seats = list(match.seats.all())
+    tags: dict[str, object] = {
+        "Event": "Pearlsite match", "Site": f"match {match.pk}",
+        "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
+        "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
+        "Players": match.players,
+    }
+    for s in seats:
+        tags[f"Seat{s.seat}"] = s.player_name
+    if not rules.has_hidden_information:
+        tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
+    tags["Status"] = match.status
+    if match.result:
+        tags["Result"] = _result_text(match.result)
+        tags["Termination"] = match.result["termination"]
+    return format_record(tags, [m["move"] for m in match_moves(match)])
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _result_text(result: dict) -> str:
+    return "-".join(f"{s:g}" for s in result["scores"])
+
+
+def matches_query(*, status: str | None = None, player: str | None = None,
+                  game: str | None = None) -> QuerySet[Match]:
+    qs = Match.objects.prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.select_related("user")))
+    if status:
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    if player:
+        if player.startswith("ai:"):
+            qs = qs.filter(seats__ai_level=player[3:])
+        else:
+            qs = qs.filter(seats__user__username=player)
+    return qs.distinct().order_by("-id")
+
+
+def challenge_payload(challenge: Challenge) -> dict:
+    rules = games.get_game(challenge.game)
+    return {
+        "id": challenge.pk, "game": challenge.game, "variant": challenge.variant or None,
+        "options": rules.public_options(challenge.options), "rated": challenge.rated,
+        "days_per_move": challenge.days_per_move, "status": challenge.status,
+        "created_by": challenge.created_by.username,
+        "seats": [{"seat": s.seat,
+                   "player": s.user.username if s.user_id else (f"ai:{s.ai_level}" if s.ai_level else None),
+                   "accepted": s.accepted} for s in challenge.seats.all()],
+        "match": challenge.match_id, "ladder": challenge.ladder_id,
+        "created_at": challenge.created_at,
+    }
+
+
+def moves_of(match: Match) -> QuerySet[Move]:
+    return match.moves.order_by("ply")

@@ -1,0 +1,81 @@
+"""Shared fixtures: named personas (alice and bob play, carol watches), API clients with tokens."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_engines(settings):
+    """Engines think for a twentieth of their level's time in tests; tasks run in-process."""
+    from pearlsite.celery import app
+
+    settings.AI_TIME_SCALE = 0.05
+    settings.ANALYSIS_SECONDS_PER_PLY = 0.02
+    # With the CELERY namespace, app.conf keeps the Django-style key name.
+    eager = app.conf.CELERY_TASK_ALWAYS_EAGER
+    app.conf.CELERY_TASK_ALWAYS_EAGER = True
+    yield
+    app.conf.CELERY_TASK_ALWAYS_EAGER = eager
+
+
+def _persona(django_user_model, name: str):
+    user = django_user_model.objects.create_user(username=name, password=f"{name}-secret-pw")
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.create(user=user)
+    return user
+
+
+def _client_for(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return _persona(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return _persona(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return _persona(django_user_model, "carol")
+
+
+@pytest.fixture
+def dave(django_user_model):
+    return _persona(django_user_model, "dave")
+
+
+@pytest.fixture
+def as_alice(alice):
+    return _client_for(alice)
+
+
+@pytest.fixture
+def as_bob(bob):
+    return _client_for(bob)
+
+
+@pytest.fixture
+def as_carol(carol):
+    return _client_for(carol)
+
+
+@pytest.fixture
+def anon(db):
+    return _client_for(None)
+
+
+@pytest.fixture
+def client_for():
+    return _client_for

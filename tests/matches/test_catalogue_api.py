@@ -1,0 +1,32 @@
+import pytest
+
+import games
+
+pytestmark = pytest.mark.django_db
+
+
+def test_catalogue_lists_every_game_with_options(anon):
+    response = anon.get("/api/v1/games/")
+    assert response.status_code == 200
+    entries = {g["slug"]: g for g in response.json()}
+    assert set(entries) == set(games.GAMES)
+    hasami = entries["hasami-shogi"]
+    assert hasami["options"]["capture_goal"]["default"] == 5
+    assert hasami["options"]["enclosure"]["choices"] == ["none", "corner_only", "edge_groups"]
+    assert set(hasami["variants"]) == {"standard", "tenbin"}
+    assert "random" in hasami["ai_levels"] and hasami["summary"]
+
+
+def test_game_detail_and_unknown_game(anon):
+    assert anon.get("/api/v1/games/hasami-shogi/").json()["min_players"] == 2
+    response = anon.get("/api/v1/games/chess/")
+    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+
+
+def test_openapi_schema_and_docs(anon):
+    schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    assert "/api/v1/matches/{id}/moves/" in paths or "/api/v1/matches/{pk}/moves/" in paths
+    docs = anon.get("/api/docs/")
+    assert docs.status_code == 200 and b"swagger" in docs.content.lower()
