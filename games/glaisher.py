@@ -255,6 +255,9 @@ def split_blocker(cells: tuple[int, ...], seat: int, split: Split) -> str | None
     height = cells[split.src] * SIGN[seat] if BOARD.is_cell(split.src) else 0
     if height <= 0:
         return f"{NAMES.get(split.src, '?')} holds no stack of {SEAT_NAMES[seat]}"
+    parts = split.parts
+    if len(parts) < 2 or any(a <= b for a, b in zip(parts, parts[1:])) or parts[-1] < 1:
+        return "the parts must be two or more different heights, largest first"
     if split.height != height:
         return f"the parts add up to {split.height}, not to the height {height}"
     if split.targets is None:
@@ -493,6 +496,8 @@ class GlaisherState(State):
             return None
         if move.place is None:
             return "the turn must place a disc (@<cell>)"
+        if not BOARD.is_cell(move.place):
+            return "the move names no cell"
         if move.place == move.split.src:
             return None
         if move.split.target_mask >> move.place & 1:
