@@ -404,6 +404,8 @@ class EleusisState(State):
             _commit(self, f, move)
             entry[2] = "rule committed " + f["commitment"]
         elif phase == "turn":
+            if isinstance(move, NoPlay):             # the hand is shown to all (§2.2)
+                entry[3].append("shown " + (_cards(self.hands[seat]) or "nothing"))
             if self.prophet >= 0 or self.rule is None:
                 f["phase"], f["pending"] = "call", (seat, str(move), "")
             else:
@@ -594,6 +596,8 @@ def _settle(state: EleusisState, f: dict, seat: int, move, verdict: tuple[bool, 
         _end_round(state, f, Termination.WENT_OUT, seat, notes)
         return
     if isinstance(move, Play):
+        # Express [R]: a right card that empties the hand went out above (+4 once); otherwise a
+        # guess rides on a right card only (§5)
         if state.express and right and move.guess:
             guess = _guess(move.guess, state.lookback)
             if state.rule.equivalent(guess):

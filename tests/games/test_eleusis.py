@@ -98,6 +98,7 @@ def test_case7_no_play():
     assert wrong.mainline[-1] == parse_card("7H") and wrong.main_by[-1] == -10
     assert len(wrong.hands[0]) == 7 and wrong.played == 1
     assert wrong.view(None)["mainline"][-1]["god_placed"] is True
+    assert wrong.view(3)["log"][-1]["result"].startswith("shown 2S 7H 9H; no play wrong")
 
 
 # -- case 8: sudden death -----------------------------------------------------------------------
