@@ -19,6 +19,7 @@ from .registry import GAMES, get_game, register
 _GAME_MODULES: tuple[str, ...] = (
     "glaisher",
     "hasami",
+    "new_eleusis",
     "pearl",
 )
 for _name in _GAME_MODULES:
