@@ -3,3 +3,4 @@ two shared primitives, slide-push and push-in (push.py). Importing the package r
 from . import five  # noqa: F401  (registers pearl-five)
 from . import yard  # noqa: F401  (registers pearl-yard)
 from . import maze  # noqa: F401  (registers pearl-maze)
+from . import survival  # noqa: F401  (registers pearl-survival)

@@ -59,7 +59,7 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
     if not contact(g, row, d, ok):
         return 0
     k = 0
-    while k != max_k:
+    while not max_k or k < max_k:
         nq = nb[q]
         if nq < 0 or (enter is not None and not (enter >> nq) & 1) or row & ban:
             break
