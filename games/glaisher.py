@@ -113,6 +113,10 @@ class Split:
             object.__setattr__(self, "targets", targets)
             object.__setattr__(self, "target_mask", sum(1 << t for t, _ in targets))
 
+    def __reduce__(self):
+        # Pickle and deepcopy carry only the defining fields; the rest is rebuilt on load.
+        return Split, (self.src, self.parts, self.direction)
+
     @property
     def height(self) -> int:
         return sum(self.parts)

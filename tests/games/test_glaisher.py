@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from random import Random
 
 import pytest
@@ -575,3 +576,32 @@ def test_split_geometry():
     assert Split(CELL_BY_NAME["e8"], (5, 1), E).targets is None
     assert DIRECTIONS[NE] == (1, -1) and DIRECTIONS[SE] == (0, 1) and DIRECTIONS[SW] == (-1, 1)
     assert DIRECTIONS[NW] == (0, -1)
+
+
+def test_is_legal_agrees_with_the_move_list():
+    """`is_legal` decides without building the list; both must agree on every candidate turn."""
+    rng = Random(6)
+    for variant in ("standard", "ring2"):
+        state = GAME.new_state(variant=variant, options={"reserve": 12})
+        for _ in range(24):
+            if state.is_terminal:
+                break
+            legal = set(state.legal_moves())
+            seat = state.to_move
+            for name, height in state.stacks(seat).items():
+                for parts in distinct_partitions(height + rng.choice((0, 0, 1))):
+                    for direction in range(6):
+                        split = Split(CELL_BY_NAME[name], parts, direction)
+                        for place in [None, *NAMES]:
+                            move = Move(split, place)
+                            assert state.is_legal(move) == (move in legal), str(move)
+            state = state.apply(rng.choice(sorted(legal, key=str)))
+
+
+def test_states_and_moves_pickle_without_their_caches():
+    state = GAME.new_state()
+    state = state.apply(state.legal_moves()[3])
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.last_move == state.last_move
+    assert again.last_move.split.targets == state.last_move.split.targets
+    assert again.legal_moves() == state.legal_moves()
