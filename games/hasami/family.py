@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from .. import svg
@@ -76,6 +77,52 @@ SHARED_OPTIONS: dict[str, OptionSpec] = {
 
 
 # ---------------------------------------------------------------------------------------------
+# Move tables
+# ---------------------------------------------------------------------------------------------
+class LineMoves(dict):
+    """The moves of a piece on one square along one line (its rank or its file), keyed by the
+    line's occupancy (bit i: the i-th square of the line is occupied); filled on first use."""
+
+    __slots__ = ("line", "index", "jumps")
+
+    def __init__(self, line: tuple[int, ...], index: int, jumps: bool) -> None:
+        super().__init__()
+        self.line, self.index, self.jumps = line, index, jumps
+
+    def __missing__(self, occ: int) -> tuple[Move, ...]:
+        moves = self[occ] = line_moves(self.line, self.index, occ, self.jumps)
+        return moves
+
+
+def line_moves(line: tuple[int, ...], i: int, occ: int, jumps: bool) -> tuple[Move, ...]:
+    """Slides (§3.1) both ways from line[i] over empty squares, then a jump over an adjacent
+    piece onto the empty square beyond (dai-hasami-shogi, §3.5) when `jumps`."""
+    src, out, n = line[i], [], len(line)
+    for step in (1, -1):
+        j = i + step
+        while 0 <= j < n and not occ >> j & 1:
+            out.append(move_of(src, line[j]))
+            j += step
+        beyond = i + 2 * step
+        if jumps and j == i + step and 0 <= beyond < n and not occ >> beyond & 1:
+            out.append(move_of(src, line[beyond]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def line_tables(b: Board, jumps: bool) -> list:
+    """Per square code: (shift to its rank, its file, LineMoves along the rank, along the file).
+    Shared by every option set with the same board and movement."""
+    out: list = [None] * (b.ranks * STRIDE)
+    for s in b.squares:
+        f, r = file_of(s), rank_of(s)
+        rank_line = tuple(code(x, r) for x in range(b.files))
+        file_line = tuple(code(f, y) for y in range(b.ranks))
+        out[s] = (r * STRIDE, f, LineMoves(rank_line, f, jumps), LineMoves(file_line, r, jumps))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Rules: one game's rules as data, plus the tables derived from them
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -107,8 +154,13 @@ class Rules:
         b, set_ = self.board, object.__setattr__
         size = b.ranks * STRIDE
         set_(self, "key_shift", size)
-        set_(self, "slides", [self._slides(s) for s in range(size)])
-        set_(self, "jump_table", [self._jumps(s) for s in range(size)])
+        set_(self, "lines", line_tables(b, self.jumps))
+        # Column occupancy: bits 16k of (occ >> file) gathered into bits k by one multiplication
+        # (the products of different ranks never share a bit, so nothing carries).
+        top = 15 * (b.ranks - 1)
+        set_(self, "col_gather", (sum(1 << STRIDE * k for k in range(b.ranks)),
+                                  sum(1 << (top - 15 * k) for k in range(b.ranks)),
+                                  top, (1 << b.ranks) - 1, (1 << b.files) - 1))
         set_(self, "rays", [tuple(tuple(1 << t for t in b.rays[d][s])
                                   for d in self.custodial_dirs if b.rays[d][s])
                             for s in range(size)])
@@ -116,18 +168,6 @@ class Rules:
         set_(self, "near", [self._near(s) for s in range(size)])
         homes = (b.rank_masks[0] | b.rank_masks[1], b.rank_masks[-1] | b.rank_masks[-2])
         set_(self, "homes", homes)
-
-    def _slides(self, s: int) -> tuple:
-        rays = self.board.rays
-        return tuple(tuple((1 << t, move_of(s, t)) for t in rays[d][s])
-                     for d in ORTHOGONAL if rays[d][s])
-
-    def _jumps(self, s: int) -> tuple:
-        if not self.jumps:
-            return ()
-        rays = self.board.rays
-        return tuple((1 << rays[d][s][0], 1 << rays[d][s][1], move_of(s, rays[d][s][1]))
-                     for d in ORTHOGONAL if len(rays[d][s]) >= 2)
 
     def _pairs(self, s: int) -> tuple:
         rays = self.board.rays
@@ -333,6 +373,13 @@ class HasamiState(State):
     def men(self) -> tuple[int, int]:
         return self.black.bit_count(), self.white.bit_count()
 
+    @property
+    def key(self) -> int:
+        """The position as one int: the squares and the side to move (the repetition key of
+        §3.3.4; capture counts and ply are not in it)."""
+        k = self.rules.key_shift
+        return self.black | self.white << k | self.duces << 2 * k | self.to_move << 3 * k
+
     def side(self, seat: int) -> int:
         return self.white if seat else self.black
 
@@ -342,29 +389,24 @@ class HasamiState(State):
             return []
         occ = self.black | self.white
         own = self.white if self.to_move else self.black
-        slides, jumps = self.rules.slides, self.rules.jump_table
+        lines = self.rules.lines
+        cols, gather, top, ranks, files = self.rules.col_gather
         moves: list[Move] = []
-        add = moves.append
         while own:
             low = own & -own
-            s = low.bit_length() - 1
             own ^= low
-            for ray in slides[s]:
-                for b, m in ray:
-                    if occ & b:
-                        break
-                    add(m)
-            for mid, to, m in jumps[s]:
-                if occ & mid and not occ & to:
-                    add(m)
+            shift, f, along_rank, along_file = lines[low.bit_length() - 1]
+            moves += along_rank[occ >> shift & files]
+            moves += along_file[((occ >> f) & cols) * gather >> top & ranks]
         return moves
 
-    def moves_from(self, src: int) -> list[Move]:
+    def moves_from(self, src: int) -> tuple[Move, ...]:
         """The legal moves of the piece on `src` (assumed to be the mover's)."""
         occ = self.black | self.white
-        out = [m for ray in self.rules.slides[src] for m in _open_prefix(ray, occ)]
-        out += [m for mid, to, m in self.rules.jump_table[src] if occ & mid and not occ & to]
-        return out
+        cols, gather, top, ranks, files = self.rules.col_gather
+        shift, f, along_rank, along_file = self.rules.lines[src]
+        return (along_rank[occ >> shift & files]
+                + along_file[((occ >> f) & cols) * gather >> top & ranks])
 
     def has_move(self) -> bool:
         """Whether the side to move has any legal move (bitboard test, no move list)."""
@@ -505,13 +547,6 @@ class HasamiState(State):
                                 shade=lambda x, y: "#d9c27e" if (x, y) in marked else None)
 
 
-def _open_prefix(ray, occ: int):
-    for b, m in ray:
-        if occ & b:
-            return
-        yield m
-
-
 def _beyond_h(own: int, occ: int, empty: int) -> int:
     """Jump targets along ranks: a piece next to `own`, an empty square beyond it."""
     return ((((own << 1) & occ) << 1) | (((own >> 1) & occ) >> 1)) & empty
@@ -588,10 +623,10 @@ class FamilyGame(Game):
             raise InvalidStateError("a square holds two pieces, or a dux square has no piece")
         if to_move not in (BLACK, WHITE) or len(captures) != 2 or min(captures) < 0:
             raise InvalidStateError(f"bad side to move {to_move!r} or captures {captures!r}")
-        s = rules.key_shift
-        history = (b_bb | w_bb << s | d_bb << 2 * s | to_move << 3 * s,) if rules.repetition else ()
         state = _make(rules, b_bb, w_bb, d_bb, to_move, tuple(int(c) for c in captures), ply, 0,
-                      history, None, None, 0)
+                      (), None, None, 0)
+        if rules.repetition:
+            state.__dict__["history"] = (state.key,)
         if not state.has_move():
             state.__dict__["outcome"] = win(1 - to_move, Termination.NO_MOVES)
         return state

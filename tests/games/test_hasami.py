@@ -309,3 +309,49 @@ def test_position_constructor_checks_its_input():
     with pytest.raises(InvalidStateError):
         pos("j1", "a9")
     assert isinstance(GAME, HasamiShogi)
+
+
+# -- the fast core against a plain reading of §3.1 -------------------------------------------------
+def _reference_moves(state):
+    """Slides (and dai-hasami-shogi jumps) by walking (file, rank) coordinates."""
+    rows = state.rows()[::-1]                          # rows[rank][file]
+    ranks, files = len(rows), len(rows[0])
+    own = "BX" if state.to_move == 0 else "WY"
+    out = set()
+    for r in range(ranks):
+        for f in range(files):
+            if rows[r][f] not in own:
+                continue
+            for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                x, y = f + df, r + dr
+                while 0 <= x < files and 0 <= y < ranks and rows[y][x] == ".":
+                    out.add(f"{'abcdefghijkl'[f]}{r + 1}-{'abcdefghijkl'[x]}{y + 1}")
+                    x, y = x + df, y + dr
+                jx, jy = f + 2 * df, r + 2 * dr
+                if (state.rules.jumps and (x, y) == (f + df, r + dr) and 0 <= jx < files
+                        and 0 <= jy < ranks and rows[jy][jx] == "."):
+                    out.add(f"{'abcdefghijkl'[f]}{r + 1}-{'abcdefghijkl'[jx]}{jy + 1}")
+    return out
+
+
+@pytest.mark.parametrize("slug", ["hasami-shogi", "dai-hasami-shogi", "mak-yek", "latrunculi"])
+def test_move_tables_agree_with_the_plain_rule(slug):
+    from random import Random
+    game, rng = games.get_game(slug), Random(11)
+    for seed in range(3):
+        s = game.new_state(seed=seed)
+        while not s.is_terminal and s.ply < 150:
+            notations = s.legal_notations()
+            assert len(notations) == len(set(notations))
+            assert set(notations) == _reference_moves(s)
+            assert s.has_move()
+            s = s.apply(rng.choice(s.legal_moves()))
+
+
+def test_evaluator_attributes_and_key():
+    a = GAME.replay(moves=CYCLE)
+    b = GAME.new_state()
+    assert a.key == b.key and a != b and a.ply == 4
+    assert a.men == (9, 9) and a.captures == (0, 0) and a.to_move == 0
+    s = pos("c5 f3", "d5 e5").play("f3-f5")
+    assert s.men == (2, 0) and s.captures == (2, 0) and s.quiet == 0
