@@ -396,3 +396,38 @@ def test_to_dict_round_trip_mid_game():
     again = G.state_from_dict(s.to_dict())
     assert again == s and again.rule is not None
     assert again.play("judge right") == s.play("judge right")
+
+
+# -- §9 edge cases ------------------------------------------------------------------------------
+def test_wrong_play_emptying_a_hand_does_not_end_the_round():
+    s = machine(R1).with_position(mainline="5H", hands={0: "6H"}, turn=0, played=30)
+    s = s.play("play 6H")
+    assert not s.is_terminal and s.hands[0] == () and s.expelled == {0}
+    amnesty = machine(R1).with_position(mainline="5H", hands={2: "6H"}, prophet=1, turn=2)
+    amnesty = amnesty.play("play 6H").play("judge right")
+    assert not amnesty.is_terminal and amnesty.hands[2] == () and amnesty.prophet == -1
+
+
+def test_overthrowing_play_may_declare_the_new_prophet():
+    s = machine(R1).with_position(mainline="5H", hands={2: "6H 7S"}, prophet=1, turn=2)
+    s = s.play("play 6H; prophet").play("judge right")
+    assert s.overthrown == {1} and s.prophet == 2 and s.marker == (1, 0)
+    assert s.turn == 3 and "became Prophet" in s.log[-1][3]
+
+
+def test_early_stop_bonus_for_seats_never_god():
+    s = G.new_state(players=4, seed=8, options={"god": "player", "rounds": "all"})
+    s = s.play(f"rule {R2}")
+    s = s.with_position(hands={s.turn: "AH"}, mainline="KS").play("play AH")
+    assert s.round == 2 and s.god == 1
+    bonus = G.early_stop_totals(s)
+    assert bonus == tuple(t + (10 if seat in (2, 3) else 0) for seat, t in enumerate(s.totals))
+
+
+def test_public_notation_before_and_after_the_commit():
+    s = G.new_state(players=4, seed=12, options={"god": "player"})
+    move = s.parse_move(f"rule {R1}")
+    shown = G.public_notation(move, s)
+    after = s.play(move)
+    assert shown == "rule committed " + after.commitment == G.public_notation(move, after)
+    assert G.public_notation("play 5H", after) == "play 5H"
