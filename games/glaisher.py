@@ -32,7 +32,7 @@ from .registry import register
 # ---------------------------------------------------------------------------------------------
 BOARD = HexBoard(4)
 CELLS: tuple[int, ...] = BOARD.indices          # every cell, in index order (row i … row a)
-RED, YELLOW = 0, 1
+RED, YELLOW = 0, 1                             # Red moves first: a reconstruction (§1, §2)
 SEAT_NAMES = ("Red", "Yellow")
 SIGN = (1, -1)                                 # cells[] sign of each seat's stacks
 UNLIMITED = -1                                 # `reserve` value of reserve=unlimited
@@ -56,7 +56,7 @@ def cell_name(index: int) -> str:
 NAMES: dict[int, str] = {i: cell_name(i) for i in CELLS}
 CELL_BY_NAME: dict[str, int] = {name: i for i, name in NAMES.items()}
 
-# §2: the reconstructed start positions (Red, Yellow) as axial cells.
+# §2: the start positions (Red, Yellow) as axial cells, a reconstruction (Figure 1 is lost).
 START_CELLS = {
     "ring3": (((3, 0), (-3, 3), (0, -3)), ((0, 3), (-3, 0), (3, -3))),
     "ring2": (((2, 0), (-2, 2), (0, -2)), ((0, 2), (-2, 0), (2, -2))),
@@ -458,6 +458,8 @@ class GlaisherState(State):
             return [Move(None, i) for i in empties]
         own = self.masks[self.to_move]
         moves: list[Move] = []
+        # §3.2 reconstructions (§1): a split that wins, or an empty reserve, means no placement;
+        # the cell the split vacated may take the disc.
         for split in legal_splits_of(cells, self.to_move, own):
             row = split.move_row or move_row(split)
             if self.reserve == 0 or wins_by_split(own, split):
@@ -548,7 +550,8 @@ class GlaisherState(State):
 
     def _successor(self, cells: tuple[int, ...], masks: tuple[int, int], reserve: int,
                    move: Move, added: bool, won: bool) -> "GlaisherState":
-        """§3.3: the state after a turn, with the first ending that fires."""
+        """§3.3: the state after a turn, with the first ending that fires. Repetition and the
+        ply limit are the server's safeguards (a reconstruction, §1), checked after rule 1."""
         seat, nxt, ply, rules = self.to_move, 1 - self.to_move, self.ply + 1, self.rules
         history = ()
         if rules.repetition:
