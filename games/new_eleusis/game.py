@@ -172,7 +172,9 @@ class EleusisState(State):
     GOD_PLACED - seat for a card God placed from that seat's wrong No Play); `sidelines` and
     `noplays` are (mainline index they hang under, seat, cards). `marker` is () or
     (0, mainline index) / (1, sideline group index). `pending` is () or (seat, play notation,
-    call notation or ""). `records` hold finished rounds (see `_record`); `log` one entry per ply.
+    call notation or ""). `records` hold finished rounds as (round, god, rule_move, lookback,
+    nonce, commitment, commitment_ok, scores, god_score, final hands, termination, prophet);
+    `log` holds one public entry per ply: (round, seat, public notation, result).
     For test positions see `with_position`.
     """
 
@@ -605,6 +607,7 @@ def _settle(state: EleusisState, f: dict, seat: int, move, verdict: tuple[bool, 
                 _end_round(state, f, Termination.GUESSED, seat, notes)
                 return
             notes.append("guess wrong")
+        # Declarations ride on the play [R] and are judged once it has settled (§3.3, §9)
         if move.declare and (right or move.declare == PROPHET):
             _declare(state, f, seat, right, notes)
     _after_settle(state, f, seat, notes)
@@ -704,6 +707,7 @@ def round_scores(state, f: Mapping, out_seat: int) -> tuple[list[int], int]:
     if prophet >= 0:                               # Prophet bonus: 1 mainline, 2 sideline
         scores[prophet] += (f["played"] - f["at_marker"]) + (f["side_played"] - f["side_at_marker"])
     best = max(scores[s] for s in scientists)
+    # at_marker counts mainline and sideline cards up to the marker card, no starters [R]
     god_score = min(best, 2 * f["at_marker"]) if prophet >= 0 else best
     if god >= 0:
         scores[god] = god_score
@@ -772,7 +776,7 @@ def _round_fields(game, state, round_no: int) -> dict:
         if s != god:
             hands[s] = tuple(sorted(_draw(state, f, size)))
     f["hands"] = tuple(hands)
-    if god < 0:
+    if god < 0:                                    # machine God [R]: option or seeded bank pick
         rule = (_compiled(state.rule_option) if state.rule_option
                 else _bank().pick_rule(seeded_rng(state.seed, round_no, "rule")))
         _commit(state, f, CommitRule(rule.canonical))
@@ -1093,6 +1097,7 @@ class NewEleusis(Game):
     # -- used by the state ----------------------------------------------------------------------
     @staticmethod
     def parse_notation(text: str, state: EleusisState | None = None):
+        """Notation → move; the syntax does not depend on the position."""
         return parse_notation(text)
 
     @staticmethod
