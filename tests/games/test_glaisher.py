@@ -443,8 +443,14 @@ def test_max_plies_off_and_setup_turns_count():
     state = GAME.replay(variant="advanced", options={"max_plies": 3},
                         moves=["6@e5", "6@e6", "6@a1"])
     assert state.outcome.termination is Termination.MAX_PLIES
-    endless = GAME.new_state(options={"max_plies": 0, "reserve": 0})
-    assert endless.rules.max_plies == 0
+    capped = position(CASE13, options={"reserve": 0, "repetition": 0})
+    endless = position(CASE13, options={"reserve": 0, "repetition": 0, "max_plies": 0})
+    for text in CASE13_CYCLE * 60:
+        endless = endless.play(text)
+        if not capped.is_terminal:
+            capped = capped.play(text)
+    assert capped.ply == 400 and capped.outcome.termination is Termination.MAX_PLIES
+    assert endless.ply == 480 and not endless.is_terminal
 
 
 # ---------------------------------------------------------------------------------------------
