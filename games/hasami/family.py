@@ -560,15 +560,19 @@ def _names(bb: int) -> list[str]:
     return [square_name(s) for s in bits_of(bb)]
 
 
-_FIELDS = ("rules", "black", "white", "duces", "to_move", "captures", "ply", "quiet", "history",
-           "outcome", "last", "last_captured")
-
-
-def _make(*values) -> HasamiState:
+def _make(rules: Rules, black: int, white: int, duces: int, to_move: int,
+          captures: tuple[int, int], ply: int, quiet: int, history: tuple[int, ...],
+          outcome: Outcome | None, last: Move | None, last_captured: int) -> HasamiState:
     """Build a state without the frozen-dataclass __init__ (the hot path of `apply`)."""
-    new = object.__new__(HasamiState)
-    new.__dict__.update(zip(_FIELDS, values))
+    new = _new_object(HasamiState)
+    _set_attribute(new, "__dict__", {
+        "rules": rules, "black": black, "white": white, "duces": duces, "to_move": to_move,
+        "captures": captures, "ply": ply, "quiet": quiet, "history": history,
+        "outcome": outcome, "last": last, "last_captured": last_captured})
     return new
+
+
+_new_object, _set_attribute = object.__new__, object.__setattr__
 
 
 # ---------------------------------------------------------------------------------------------

@@ -72,6 +72,8 @@ def test_notation_storage_and_safeguards():
     assert GAME.state_from_dict(json.loads(json.dumps(s.to_dict()))) == s
     cycle = ["a1-a2", "a8-a7", "a2-a1", "a7-a8"]
     assert GAME.replay(moves=cycle * 3).outcome.termination is Termination.REPETITION
+    assert not GAME.replay(moves=cycle * 3, options={"repetition": 0}).is_terminal
+    assert GAME.replay(moves=cycle, options={"repetition": 2}).outcome.is_draw
     limited = GAME.replay(moves=cycle[:3], options={"no_capture_limit": 3})
     assert limited.outcome.termination is Termination.NO_CAPTURE_LIMIT
     assert 'D</text>' in start.render_svg()
