@@ -1016,12 +1016,19 @@ def svg_diagram(state: EleusisState, seat: int | None) -> str:
 
     for i, entry in enumerate(v["mainline"]):
         x, y = 4 + (i % per_row) * (w + 4), 4 + (i // per_row) * row_h
-        card(x, y, entry["card"])
+        card(x, y, entry["card"], dim=entry["god_placed"])
+        if v["marker"] == {"line": "mainline", "index": i}:
+            body.append(f'<circle cx="{x + w - 5:g}" cy="{y + 5:g}" r="4" fill="#e6b800"/>')
         for j, text in enumerate(below.get(i, [])):
             card(x, y + (j + 1) * (h + 4), text, dim=True)
+    sizes = " ".join(f"{s}:{n}" for s, n in enumerate(v["hand_sizes"]))
+    lines = [f"round {v['round']} {v['phase']}, to move {v['to_move']}, played {v['played']}, "
+             f"hands {sizes}"]
     if "hand" in v:
-        body.append(f'<text x="4" y="{rows * row_h + 30}" font-size="13" fill="#fff" '
-                    f'font-family="sans-serif">{escape("hand: " + " ".join(v["hand"]))}</text>')
+        lines.append("hand: " + " ".join(v["hand"]))
+    for k, line in enumerate(lines):
+        body.append(f'<text x="4" y="{rows * row_h + 20 + 18 * k}" font-size="13" fill="#fff" '
+                    f'font-family="sans-serif">{escape(line)}</text>')
     return document(per_row * (w + 4) + 8, rows * row_h + 60, body, "New Eleusis")
 
 
