@@ -14,6 +14,7 @@ Hand-set positions for tests and problems: `position({...}, off=..., to_move=...
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -36,6 +37,7 @@ _SEPARATOR = {STEP: "-", ATTACK: "x", PASS: ">", BIG: "="}
 
 # Ply regions for the one-board repetition rule (§4.4): the boards a ply touches.
 BLACK_BOARD, WHITE_BOARD, MIXED = "1", "2", "3"
+_REGION_CHAR = ("", BLACK_BOARD, WHITE_BOARD, MIXED)       # indexed by region bits (1 | 2)
 
 KNIGHT_BLOCK_MODES = ("either", "orth_leg", "both")
 CLOSURE_WINNERS = ("attacker", "closer")
@@ -111,7 +113,9 @@ class Geometry:
         self.on_cells = [i for i in range(self.size) if self.on_mask >> i & 1]
         self.ring_cells = [i for i in range(self.size) if self.ring_mask >> i & 1]
         # Ply regions (§4.4): the black board is ranks 1..H.
-        self.region = {i: BLACK_BOARD if i // s <= h else WHITE_BOARD for i in self.on_cells}
+        self.region = [0] * self.size
+        for i in self.on_cells:
+            self.region[i] = 1 if i // s <= h else 2
         self.moves: dict[tuple[int, int, int], Move] = {}
         self._goals_and_entries()
         self._step_tables()
@@ -169,26 +173,32 @@ class Geometry:
         self.goal_move = {i: self.move(GOAL, i, i) for cells in self.entry for i in cells}
 
     def _step_tables(self) -> None:
-        """§3.1: king steps for carriers; the 24-cell square with blockers for non-carriers."""
+        """§3.1: per cell, the king-step mask (carriers), the 24-cell square (non-carriers), the
+        cells each occupied neighbour shadows, and (knight_block=both) the two-leg knight masks."""
         mode = self.rules.knight_block
-        self.king: dict[int, list[tuple[int, Move]]] = {}
-        self.steps: dict[int, list[tuple[int, int, bool, Move]]] = {}
+        self.king_mask = [0] * self.size
+        self.square_mask = [0] * self.size
+        self.shadow: list[dict[int, int]] = [{} for _ in range(self.size)]
+        self.two_legs: list[list[tuple[int, int]]] = [[] for _ in range(self.size)]
+        self.step_move: list[dict[int, Move]] = [{} for _ in range(self.size)]
         for i in self.on_cells:
             x, y = self.col_row(i)
-            king, steps = [], []
             for dy in range(-2, 3):
                 for dx in range(-2, 3):
                     if (dx, dy) == (0, 0) or not self._on(x + dx, y + dy):
                         continue
                     t = self.idx(x + dx, y + dy)
-                    mv = self.move(STEP, i, t)
+                    self.step_move[i][t] = self.move(STEP, i, t)
+                    self.square_mask[i] |= 1 << t
                     if max(abs(dx), abs(dy)) == 1:
-                        king.append((1 << t, mv))
-                        steps.append((1 << t, 0, False, mv))
+                        self.king_mask[i] |= 1 << t
                         continue
                     mask, need_all = self._blockers(x, y, dx, dy, mode)
-                    steps.append((1 << t, mask, need_all, mv))
-            self.king[i], self.steps[i] = king, steps
+                    if need_all:
+                        self.two_legs[i].append((mask, 1 << t))
+                        continue
+                    for n in _bits(mask):
+                        self.shadow[i][n] = self.shadow[i].get(n, 0) | 1 << t
 
     def _blockers(self, x: int, y: int, dx: int, dy: int, mode: str) -> tuple[int, bool]:
         sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
@@ -253,7 +263,8 @@ class Geometry:
                     if self._on(cx, cy):
                         mask |= 1 << self.idx(cx, cy)
             self.yellow[o] = mask
-        self.region.update({o: self.region[x] for o, x in self.reentry.items()})
+        for o, x in self.reentry.items():
+            self.region[o] = self.region[x]
 
     def _immunity_tables(self) -> None:
         """§4.3 [R]: per cell and attack direction d, the bits of c-d (0 if off the field) and c+d."""
@@ -357,9 +368,14 @@ class RingRugbyState(State):
         return cached
 
     def _generate(self) -> list[Move]:
-        moves = [m for m in self._pseudo_legal() if m.kind == GOAL or self._verdict(m) != "illegal"]
-        moves.sort(key=_TEXT)
-        return moves
+        pseudo = self._pseudo_legal()
+        check_all = bool(self._danger()) or (
+            self.rules.forbid_two_ring_fortress and self.rings & self.black in (0, self.rings))
+        if check_all or self.rules.forbid_two_ring_fortress:
+            pseudo = [m for m in pseudo
+                      if not self._needs_check(m, check_all) or self._verdict(m) != "illegal"]
+        pseudo.sort(key=_TEXT)
+        return pseudo
 
     def _pseudo_legal(self) -> list[Move]:
         g = self.geo
@@ -379,7 +395,8 @@ class RingRugbyState(State):
 
     def _carrier_moves(self, p: int, mine: int, occ: int, out: list) -> None:
         g, rules = self.geo, self.rules
-        out.extend(mv for tb, mv in g.king[p] if not occ & tb)             # §3.1 king step
+        step_move = g.step_move[p]
+        out.extend(step_move[t] for t in _bits(g.king_mask[p] & ~occ))     # §3.1 king step
         if g.entry_mask[self.to_move] >> p & 1:                             # §3.2 goal-in
             out.append(g.goal_move[p])
         receivers = mine & ~self.rings
@@ -389,14 +406,15 @@ class RingRugbyState(State):
 
     def _piece_moves(self, p: int, mine: int, occ: int, out: list) -> None:
         g = self.geo
-        for tb, mask, need_all, mv in g.steps[p]:                          # §3.1
-            if occ & tb:
-                continue
-            if mask:
-                hit = occ & mask
-                if (hit == mask) if need_all else hit:
-                    continue
-            out.append(mv)
+        blocked = occ                                                      # §3.1, never jumping
+        shadow = g.shadow[p]
+        for n in _bits(occ & g.king_mask[p]):
+            blocked |= shadow.get(n, 0)
+        for legs, tb in g.two_legs[p]:
+            if occ & legs == legs:
+                blocked |= tb
+        step_move = g.step_move[p]
+        out.extend(step_move[t] for t in _bits(g.square_mask[p] & ~blocked))
         self._attacks(p, occ, out)
         if self.rules.advanced:
             self._big_moves(p, mine, occ, 3, out)
@@ -440,7 +458,8 @@ class RingRugbyState(State):
         me, opp = (black, white) if self.to_move == BLACK else (white, black)
         frm, to, kind = move.frm, move.to, move.kind
         retal: tuple = ()
-        touched = {g.region[frm], g.region[to]}
+        region = g.region
+        touched = region[frm] | region[to]
         if kind == RING:
             rings |= 1 << frm
         elif kind == PASS:
@@ -449,15 +468,16 @@ class RingRugbyState(State):
             opp, off, landing = self._knock_back(frm, to, opp, me | opp, off)
             me ^= (1 << frm) | (1 << to)      # A takes T's cell and with it any ring there
             retal = (to, landing)
-            touched.add(g.region[landing])
+            touched |= region[landing]
         else:                                 # STEP or BIG
             me ^= (1 << frm) | (1 << to)
             if rings >> frm & 1:
                 rings ^= (1 << frm) | (1 << to)
         black, white = (me, opp) if self.to_move == BLACK else (opp, me)
         if off:
-            black, white, off = self._reenter(black, white, off, touched)
-        return black, white, rings, off, retal, touched.pop() if len(touched) == 1 else MIXED
+            black, white, off, entered = self._reenter(black, white, off)
+            touched |= entered
+        return black, white, rings, off, retal, _REGION_CHAR[touched]
 
     def _knock_back(self, a: int, t: int, opp: int, occ: int, off: tuple) -> tuple[int, tuple, int]:
         """§3.4 resolution step 1-2: where the target lands, and the updated enemy/off-board."""
@@ -481,11 +501,13 @@ class RingRugbyState(State):
             off = off + (landing,)
         return opp, off, landing
 
-    def _reenter(self, black: int, white: int, off: tuple, touched: set) -> tuple[int, int, tuple]:
-        """§3.8.1 / §3.7 [R]: oldest first, onto x when x is empty and no enemy is on a yellow cell."""
+    def _reenter(self, black: int, white: int, off: tuple) -> tuple[int, int, tuple, int]:
+        """§3.8.1 / §3.7 [R]: oldest first, onto x when x is empty and no enemy is on a yellow cell.
+        Also returns the region bits of the re-entry cells used."""
         g = self.geo
         on = g.on_mask
         still = []
+        touched = 0
         for o in off:
             x = g.reentry[o]
             is_black = black >> o & 1
@@ -497,8 +519,8 @@ class RingRugbyState(State):
                 black ^= (1 << o) | (1 << x)
             else:
                 white ^= (1 << o) | (1 << x)
-            touched.add(g.region[x])
-        return black, white, tuple(still)
+            touched |= g.region[x]
+        return black, white, tuple(still), touched
 
     def _immune(self, c: int, mine: int, off_pieces: int) -> bool:
         """§4.3 [R]: no attack direction lets an enemy reach c and knock it back."""
@@ -534,10 +556,8 @@ class RingRugbyState(State):
         if self.rules.forbid_two_ring_fortress and self._fortress(black, white, rings):
             return "illegal"
         key = (black, white, rings, off, 1 - self.to_move, retal)
-        if key not in self._seen():
-            return None
-        if self.history.count(key) + 1 < self.rules.repetition_count:
-            return None
+        if key not in self._danger():
+            return None                       # this ply cannot reach repetition_count
         first = self.history.index(key)
         span = set(self.regions[first:]) | {region}
         if span == {WHITE_BOARD}:             # white-board cycle: Black must vary
@@ -546,12 +566,24 @@ class RingRugbyState(State):
             return "illegal" if self.to_move == WHITE else None
         return "draw"
 
-    def _seen(self) -> frozenset:
-        cached = self.__dict__.get("_seen_cache")
+    def _danger(self) -> frozenset:
+        """Position keys already seen repetition_count-1 times: the only ones a ply can repeat
+        into a §4.4 verdict."""
+        cached = self.__dict__.get("_danger_cache")
         if cached is None:
-            cached = frozenset(self.history)
-            object.__setattr__(self, "_seen_cache", cached)
+            need = self.rules.repetition_count - 1
+            cached = frozenset(k for k, n in Counter(self.history).items() if n >= need)
+            object.__setattr__(self, "_danger_cache", cached)
         return cached
+
+    def _needs_check(self, move: Move, check_all: bool) -> bool:
+        """Whether §3.8.2 could reject `move` (never a goal-in, §4.1). A repetition verdict needs
+        a dangerous key in the history, a fortress one side holding both rings after the ply:
+        with the rings split only an attack on a carrier can change that (check_all covers the
+        rest)."""
+        if move.kind == GOAL:
+            return False
+        return check_all or move.kind == ATTACK and bool(self.rings >> move.to & 1)
 
     def apply(self, move) -> "RingRugbyState":
         if isinstance(move, str):
@@ -587,9 +619,15 @@ class RingRugbyState(State):
     def _successor(self, black, white, rings, off, retal, region, move, result) -> "RingRugbyState":
         to_move = 1 - self.to_move
         key = (black, white, rings, off, to_move, retal)
-        return RingRugbyState(self.rules, black, white, rings, off, to_move, retal, self.ply + 1,
-                              self.history + (key,), self.regions + region, str(move), result,
-                              self.geo)
+        history = self.history + (key,)
+        child = RingRugbyState(self.rules, black, white, rings, off, to_move, retal, self.ply + 1,
+                               history, self.regions + region, move.text, result, self.geo)
+        danger = self.__dict__.get("_danger_cache")
+        if danger is not None:                # only the new key's count changed
+            if key not in danger and history.count(key) >= self.rules.repetition_count - 1:
+                danger = danger | {key}
+            object.__setattr__(child, "_danger_cache", danger)
+        return child
 
     # -- notation (§6) --------------------------------------------------------------------------
     def _parse(self, text: str) -> Move:
@@ -745,7 +783,7 @@ def _render_svg(state: RingRugbyState, cell: int = 32) -> str:
         elif not g.is_on(i):
             fill = _TINT["ring"]
         else:
-            fill = _TINT["black_board" if g.region[i] == BLACK_BOARD else "white_board"]
+            fill = _TINT["black_board" if g.region[i] == 1 else "white_board"]
         body.append(f'<rect x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" fill="{fill}" '
                     f'stroke="#8a7d60" stroke-width="0.5"/>')
         if g.is_on(i) and (g.col_row(i)[0] == 1 or g.col_row(i)[1] == 1):

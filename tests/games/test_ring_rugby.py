@@ -677,3 +677,194 @@ def test_hand_set_positions_are_checked():
         position({"c2": "B*", "c11": "W*"}, off=[("L5", "B")], variant="basic")
     with pytest.raises(InvalidStateError):
         position({"c2": "X", "c11": "W*"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-check against a plain coordinate reading of §3 (no bitboards), on random positions
+# ---------------------------------------------------------------------------------------------
+class Plain:
+    """§3 read literally on (file, rank) pairs: files 1..W (0 = L, W+1 = R), ranks 0..2H+1."""
+
+    def __init__(self, d: dict):
+        self.o = d["options"]
+        self.w, self.depth = self.o["width"], 2 * self.o["half_depth"]
+        self.pieces = {self.xy(c): (v[0], v.endswith("*")) for c, v in d["pieces"].items()}
+        self.off = [(self.xy(c), colour) for c, colour in d["off"]]
+        self.side = "BW"[d["to_move"]]
+        self.retal = tuple(self.xy(c) for c in d["retaliation"]) if d["retaliation"] else None
+
+    def xy(self, name):
+        head = name[0]
+        x = 0 if head == "L" else self.w + 1 if head == "R" else "abcdefghij".index(head) + 1
+        return x, int(name[1:])
+
+    def name(self, xy):
+        x, y = xy
+        return ("L" if x == 0 else "R" if x == self.w + 1 else "abcdefghij"[x - 1]) + str(y)
+
+    def on(self, xy):
+        return 1 <= xy[0] <= self.w and 1 <= xy[1] <= self.depth
+
+    def occupied(self, xy):
+        return xy in self.pieces or any(c == xy for c, _ in self.off)
+
+    def moves(self):
+        own = [xy for xy, (col, _) in self.pieces.items() if col == self.side]
+        if sum(r for _, r in self.pieces.values()) < 2:
+            return {f"ring {self.name(xy)}" for xy in own}
+        out = set()
+        for p in own:
+            if self.pieces[p][1]:
+                out |= self.carrier_moves(p)
+            else:
+                out |= self.piece_moves(p)
+        return out
+
+    def empty_on(self, xy):
+        return self.on(xy) and not self.occupied(xy)
+
+    def carrier_moves(self, p):
+        x, y = p
+        out = {f"{self.name(p)}-{self.name((x + dx, y + dy))}" for dx in (-1, 0, 1)
+               for dy in (-1, 0, 1) if self.empty_on((x + dx, y + dy))}
+        end = self.depth if self.side == "B" else 1
+        if y == end and self.w // 2 - 1 <= x <= self.w // 2 + 2:
+            out.add(f"{self.name(p)}-G")
+        f = 1 if self.side == "B" else -1
+        rays = [(-1, 0), (1, 0), (0, -f), (-1, -f), (1, -f)]
+        if self.o["pass_forward"]:
+            rays += [(0, f), (-1, f), (1, f)]
+        for dx, dy in rays:
+            for k in range(1, self.o["pass_range"] + 1):
+                q = (x + k * dx, y + k * dy)
+                if self.on(q) and self.pieces.get(q) == (self.side, False):
+                    out.add(f"{self.name(p)}>{self.name(q)}")
+        if self.o["advanced"] and self.o["big_move_carriers"]:
+            out |= self.big_moves(p, 2)
+        return out
+
+    def piece_moves(self, p):
+        x, y = p
+        out = set()
+        for dx in range(-2, 3):
+            for dy in range(-2, 3):
+                if (dx, dy) != (0, 0) and self.empty_on((x + dx, y + dy)) and not self.blocked(p, dx, dy):
+                    out.add(f"{self.name(p)}-{self.name((x + dx, y + dy))}")
+        return out | self.attacks(p) | (self.big_moves(p, 3) if self.o["advanced"] else set())
+
+    def blocked(self, p, dx, dy):
+        x, y = p
+        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        if max(abs(dx), abs(dy)) == 1:
+            return False
+        if abs(dx) != 1 and abs(dy) != 1:
+            return self.occupied((x + sx, y + sy))
+        orth = (x, y + sy) if abs(dy) == 2 else (x + sx, y)
+        legs = [self.occupied(orth), self.occupied((x + sx, y + sy))]
+        mode = self.o["knight_block"]
+        return legs[0] if mode == "orth_leg" else all(legs) if mode == "both" else any(legs)
+
+    def attacks(self, p):
+        out = set()
+        for d in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            near, far = (p[0] + d[0], p[1] + d[1]), (p[0] + 2 * d[0], p[1] + 2 * d[1])
+            enemy = lambda q: self.on(q) and q in self.pieces and self.pieces[q][0] != self.side
+            if enemy(near):
+                t = near
+            elif self.empty_on(near) and enemy(far) and not self.pieces[far][1]:
+                t = far
+            else:
+                continue
+            if self.occupied((t[0] + d[0], t[1] + d[1])):
+                continue
+            if self.retal and self.retal == (t, p):
+                continue
+            out.add(f"{self.name(p)}x{self.name(t)}")
+        return out
+
+    def big_moves(self, p, min_len):
+        out = set()
+        for dy in (1, -1):
+            q, n = (p[0], p[1] + dy), 0
+            while self.empty_on(q):
+                q, n = (q[0], q[1] + dy), n + 1
+            if self.on(q) and self.pieces[q][0] == self.side and n >= min_len:
+                out.add(f"{self.name(p)}={self.name((q[0], q[1] - dy))}")
+        return out
+
+    def after(self, text):
+        """Pieces and off-board list after a non-goal move (§3.4 resolution, §3.8.1 re-entry)."""
+        pieces, off = dict(self.pieces), list(self.off)
+        if text.startswith("ring "):
+            q = self.xy(text[5:])
+            pieces[q] = (self.side, True)
+        else:
+            sep = next(c for c in text[1:] if c in "-x>=")
+            a, b = (self.xy(part) for part in text.split(sep))
+            if sep == ">":
+                pieces[a], pieces[b] = (self.side, False), (self.side, True)
+            elif sep in "-=":
+                pieces[b] = pieces.pop(a)
+            else:
+                self.knock(a, b, pieces, off)
+        self.reenter(pieces, off)
+        return ({self.name(q): v[0] + ("*" if v[1] else "") for q, v in pieces.items()},
+                [[self.name(q), c] for q, c in off])
+
+    def knock(self, a, t, pieces, off):
+        d = ((t[0] > a[0]) - (t[0] < a[0]), (t[1] > a[1]) - (t[1] < a[1]))
+        t1, t2 = (t[0] + d[0], t[1] + d[1]), (t[0] + 2 * d[0], t[1] + 2 * d[1])
+        taken = lambda q: q in pieces or any(c == q for c, _ in off)
+        if not self.on(t1):
+            k = t1
+        elif self.on(t2):
+            k = t2 if not taken(t2) else t1
+        else:
+            k = t1 if self.o["advanced"] and taken(t2) else t2
+        colour, ring = pieces.pop(t)
+        if self.on(k):
+            pieces[k] = (colour, False)
+        elif self.o["advanced"]:
+            off.append((k, colour))
+        pieces.pop(a)
+        pieces[t] = (self.side, ring)
+
+    def reenter(self, pieces, off):
+        for entry in list(off):
+            (x, y), colour = entry
+            ex, ey = min(max(x, 1), self.w), min(max(y, 1), self.depth)
+            yellow = [(ex + k, ey) for k in range(-2, 3)] + [(ex, ey + k) for k in range(-2, 3)]
+            if (ex, ey) in pieces or any(pieces.get(q, (colour,))[0] != colour for q in yellow):
+                continue
+            off.remove(entry)
+            pieces[(ex, ey)] = (colour, False)
+
+
+def _random_positions(options, seeds, plies):
+    from random import Random
+
+    for seed in seeds:
+        rng, s = Random(seed), GAME.new_state(options=options)
+        for _ in range(plies):
+            if s.is_terminal:
+                break
+            yield s
+            s = s.apply(rng.choice(s.legal_moves()))
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"advanced": False}, {"knight_block": "orth_leg", "pass_forward": True, "pass_range": 3},
+    {"knight_block": "both", "big_move_carriers": False, "pass_range": 1},
+    {"width": 4, "half_depth": 4, "start_rank": 3}, {"width": 8, "half_depth": 5, "start_rank": 1},
+])
+def test_moves_and_resolution_match_a_plain_reading(options):
+    for s in _random_positions(options, seeds=(11, 12), plies=150):
+        plain = Plain(s.to_dict())
+        pseudo = {str(m) for m in s._pseudo_legal()}
+        assert pseudo == plain.moves()
+        assert set(s.legal_notations()) <= pseudo
+        for text in s.legal_notations()[::3]:
+            if text.endswith("-G"):
+                continue
+            after = s.apply(s.parse_move(text)).to_dict()
+            assert (after["pieces"], after["off"]) == plain.after(text), text
