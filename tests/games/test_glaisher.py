@@ -611,3 +611,84 @@ def test_states_and_moves_pickle_without_their_caches():
     assert again == state and again.last_move == state.last_move
     assert again.last_move.split.targets == state.last_move.split.targets
     assert again.legal_moves() == state.legal_moves()
+
+
+# ---------------------------------------------------------------------------------------------
+# An independent, deliberately plain model of §3.2/§3.3 to cross-check the fast generator
+# ---------------------------------------------------------------------------------------------
+_AXIAL = {name: BOARD.coord(i) for name, i in CELL_BY_NAME.items()}
+_NAME_AT = {coord: name for name, coord in _AXIAL.items()}
+_DIRS = {"E": (1, 0), "W": (-1, 0), "NE": (1, -1), "NW": (0, -1), "SE": (0, 1), "SW": (-1, 1)}
+
+
+def _plain_partitions(h):
+    out = []
+    for size in range(2, 9):
+        def rec(prefix, rest, cap):
+            if len(prefix) == size:
+                if rest == 0:
+                    out.append(prefix)
+                return
+            for p in range(min(cap, rest), 0, -1):
+                rec(prefix + [p], rest - p, p - 1)
+        rec([], h, h)
+    return out
+
+
+def _plain_connected(board, sign):
+    own = {c for c, v in board.items() if v * sign > 0}
+    sides = [lambda q, r, s: r == 4, lambda q, r, s: r == -4, lambda q, r, s: q == -4,
+             lambda q, r, s: q == 4, lambda q, r, s: s == 4, lambda q, r, s: s == -4]
+    for a, b in ((0, 1), (2, 3), (4, 5)):
+        todo = [c for c in own if sides[a](c[0], c[1], -c[0] - c[1])]
+        seen = set(todo)
+        while todo:
+            q, r = todo.pop()
+            if sides[b](q, r, -q - r):
+                return True
+            for dq, dr in _DIRS.values():
+                nb = (q + dq, r + dr)
+                if nb in own and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+    return False
+
+
+def _plain_turns(state):
+    sign = 1 if state.to_move == RED else -1
+    board = {coord: state.cells[CELL_BY_NAME[name]] for name, coord in _AXIAL.items()}
+    turns = set()
+    for (q, r), value in board.items():
+        for parts in _plain_partitions(value * sign) if value * sign >= 3 else []:
+            for dname, (dq, dr) in _DIRS.items():
+                targets = [((q + p * dq, r + p * dr), p) for p in parts]
+                if any(t not in board or board[t] * sign < -p for t, p in targets):
+                    continue
+                after = dict(board)
+                after[(q, r)] = 0
+                for t, p in targets:
+                    after[t] = sign * (abs(after[t]) + p)
+                text = f"{_NAME_AT[(q, r)]}:{'+'.join(map(str, parts))}/{dname}"
+                if state.reserve == 0 or _plain_connected(after, sign):
+                    turns.add(text)
+                else:
+                    turns |= {f"{text} @{_NAME_AT[c]}" for c, v in after.items() if not v}
+    return turns
+
+
+def test_generator_matches_a_plain_model_of_the_rules():
+    rng = Random(8)
+    seen = {"positions": 0, "winning splits": 0, "empty reserve": 0}
+    for game_no, reserve in enumerate((39, 6, "unlimited", 0, 39, 6)):
+        state = GAME.new_state(variant=("standard", "ring2")[game_no % 2],
+                               options={"reserve": reserve})
+        for _ in range(30):
+            if state.is_terminal:
+                break
+            notations = state.legal_notations()
+            assert set(notations) == _plain_turns(state) and len(set(notations)) == len(notations)
+            seen["positions"] += 1
+            seen["winning splits"] += bool(state.reserve and any("@" not in n for n in notations))
+            seen["empty reserve"] += state.reserve == 0
+            state = state.apply(rng.choice(state.legal_moves()))
+    assert seen["positions"] > 120 and seen["winning splits"] and seen["empty reserve"] > 30, seen
