@@ -15,6 +15,7 @@ checker that type-checks the tree, enforces the limits on `n` and compiles it to
 from __future__ import annotations
 
 import json
+import operator
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,7 +23,7 @@ from functools import lru_cache
 from math import lcm
 from typing import Any, Callable, Iterator
 
-from .cards import SUITS, card_text, is_red, rank_of
+from .cards import FULL_MASK, SUITS, card_text, is_red, rank_of
 
 MAX_CHARS = 500
 MAX_NODES = 100
@@ -489,54 +490,151 @@ def print_ast(node: dict, need: int = 0) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Type checker and compiler to closures: every compiled node is f(cur, prev, prev2, n)
+# Type checker and compiler. A compiled node is staged by what it depends on, so that a verdict
+# table costs a few dictionary look-ups per context instead of 52 evaluations (§8):
+#   CONST  a value;   CUR  a 52-tuple over cur (computed once);
+#   CTX    f(prev, prev2, n) -> a value;   MIX  f(prev, prev2, n) -> a 52-tuple, memoized on the
+#   values of its varying children. MISS marks "no value": a `case` without `else` met a value none
+#   of its arms names. It propagates exactly as sequential evaluation would raise: strict
+#   operators pass it on, while `and`, `or`, `if` and `case` only look at the branch they choose
+#   (§9: short-circuit, left to right), so a MISS in a branch not taken does no harm.
 # ---------------------------------------------------------------------------------------------
-class _CaseMiss(Exception):
-    """A `case` without `else` met a value none of its arms names (the rule is not total)."""
-
-    def __init__(self, scrutinee: str, value: str):
-        super().__init__(scrutinee, value)
-        self.scrutinee, self.value = scrutinee, value
+CONST, CUR, CTX, MIX = "const", "cur", "ctx", "mix"
+MISS = type("Miss", (), {"__repr__": lambda self: "MISS", "__slots__": ()})()
+Staged = tuple  # (stage, value or tuple or function)
 
 
-_VAR_FN = {"cur": lambda c, p, q, n: c, "prev": lambda c, p, q, n: p,
-           "prev2": lambda c, p, q, n: q, "n": lambda c, p, q, n: n}
-_CARD_TABLE = {"rank": (_RANK, "Int"), "suit": (_SUIT, "Suit"), "color": (_COLOR, "Color"),
-               "face": (_FACE, "Bool"), "odd": (_ODD, "Bool"), "even": (_EVEN, "Bool"),
-               "prime": (_PRIME_CARD, "Bool")}
-_COMPARE = {
-    "==": lambda a, b: lambda c, p, q, n: a(c, p, q, n) == b(c, p, q, n),
-    "!=": lambda a, b: lambda c, p, q, n: a(c, p, q, n) != b(c, p, q, n),
-    "<": lambda a, b: lambda c, p, q, n: a(c, p, q, n) < b(c, p, q, n),
-    "<=": lambda a, b: lambda c, p, q, n: a(c, p, q, n) <= b(c, p, q, n),
-    ">": lambda a, b: lambda c, p, q, n: a(c, p, q, n) > b(c, p, q, n),
-    ">=": lambda a, b: lambda c, p, q, n: a(c, p, q, n) >= b(c, p, q, n),
-    "+": lambda a, b: lambda c, p, q, n: a(c, p, q, n) + b(c, p, q, n),
-    "-": lambda a, b: lambda c, p, q, n: a(c, p, q, n) - b(c, p, q, n),
-}
-_COMPARE_CONST = {
-    "==": lambda a, v: lambda c, p, q, n: a(c, p, q, n) == v,
-    "!=": lambda a, v: lambda c, p, q, n: a(c, p, q, n) != v,
-    "<": lambda a, v: lambda c, p, q, n: a(c, p, q, n) < v,
-    "<=": lambda a, v: lambda c, p, q, n: a(c, p, q, n) <= v,
-    ">": lambda a, v: lambda c, p, q, n: a(c, p, q, n) > v,
-    ">=": lambda a, v: lambda c, p, q, n: a(c, p, q, n) >= v,
-    "+": lambda a, v: lambda c, p, q, n: a(c, p, q, n) + v,
-    "-": lambda a, v: lambda c, p, q, n: a(c, p, q, n) - v,
-}
-
-Compiled = Callable[[int, int, int, int], Any]
+def _strict(f: Callable) -> Callable:
+    """An elementwise function that yields MISS when an operand is MISS."""
+    def el(*values):
+        for v in values:
+            if v is MISS:
+                return MISS
+        return f(*values)
+    return el
 
 
-def _card_lookup(table: tuple, arg: dict, f: Compiled) -> Compiled:
-    name = arg.get("name") if arg["op"] == "var" else None
-    if name == "cur":
-        return lambda c, p, q, n: table[c]
-    if name == "prev":
-        return lambda c, p, q, n: table[p]
-    if name == "prev2":
-        return lambda c, p, q, n: table[q]
-    return lambda c, p, q, n: table[f(c, p, q, n)]
+def _stage(el: Callable, kids: list[Staged]) -> Staged:
+    """Combine staged children with the elementwise function `el`."""
+    stages = {stage for stage, _ in kids}
+    if stages <= {CONST}:
+        return CONST, el(*(v for _, v in kids))
+    if stages <= {CONST, CUR}:
+        cols = [v if stage == CUR else (v,) * 52 for stage, v in kids]
+        return CUR, tuple(el(*row) for row in zip(*cols))
+    if stages <= {CONST, CTX}:
+        return CTX, _scalar(el, kids)
+    f = _mixed(el, kids)
+    # the CTX values a MIX node depends on: the verdict table memoizes the whole rule on them
+    f.frontier = tuple(g for stage, v in kids if stage in (CTX, MIX)
+                       for g in (v.frontier if stage == MIX else (v,)))
+    return MIX, f
+
+
+def _scalar(el: Callable, kids: list[Staged]) -> Callable:
+    if len(kids) == 1:
+        f = kids[0][1]
+        return lambda p, q, n: el(f(p, q, n))
+    if len(kids) == 2 and kids[0][0] == CTX and kids[1][0] == CONST:
+        f, v = kids[0][1], kids[1][1]
+        return lambda p, q, n: el(f(p, q, n), v)
+    parts = [(stage == CTX, v) for stage, v in kids]
+    return lambda p, q, n: el(*[v(p, q, n) if call else v for call, v in parts])
+
+
+def _mixed(el: Callable, kids: list[Staged]) -> Callable:
+    memo: dict = {}
+    varying = [i for i, (stage, _) in enumerate(kids) if stage in (CTX, MIX)]
+    kinds = [stage for stage, _ in kids]
+    if len(varying) == 1:
+        return _mixed_one(el, kids, varying[0])
+
+    def f(p, q, n):
+        outs = [v(p, q, n) if kinds[i] in (CTX, MIX) else v for i, (_, v) in enumerate(kids)]
+        # a MIX output is a tuple held in its child's memo, so its id names it for good
+        key = tuple(id(outs[i]) if kinds[i] == MIX else outs[i] for i in varying)
+        result = memo.get(key)
+        if result is None:
+            cols = [o if kinds[i] in (CUR, MIX) else (o,) * 52 for i, o in enumerate(outs)]
+            result = memo[key] = tuple(el(*row) for row in zip(*cols))
+        return result
+    return f
+
+
+def _mixed_one(el: Callable, kids: list[Staged], i: int) -> Callable:
+    """A MIX node with one varying child: memoized on that child's output alone."""
+    memo: dict = {}
+    stage, g = kids[i]
+
+    def compute(out):
+        cols = [out if j == i and stage == MIX else (out,) * 52 if j == i
+                else v if s == CUR else (v,) * 52 for j, (s, v) in enumerate(kids)]
+        return tuple(el(*row) for row in zip(*cols))
+
+    if stage == CTX:
+        def f(p, q, n):
+            out = g(p, q, n)
+            result = memo.get(out)
+            if result is None:
+                result = memo[out] = compute(out)
+            return result
+    else:
+        def f(p, q, n):
+            out = g(p, q, n)
+            result = memo.get(id(out))
+            if result is None:
+                result = memo[id(out)] = compute(out)
+            return result
+    return f
+
+
+def _and_el(*values):
+    for v in values:
+        if v is MISS or not v:
+            return v
+    return True
+
+
+def _or_el(*values):
+    for v in values:
+        if v is MISS or v:
+            return v
+    return False
+
+
+def _if_el(c, t, e):
+    if c is MISS:
+        return MISS
+    return t if c else e
+
+
+def _case_el(index: dict, has_default: bool) -> Callable:
+    def el(s, *values):
+        if s is MISS:
+            return MISS
+        i = index.get(s)
+        if i is None:
+            return values[-1] if has_default else MISS
+        return values[i]
+    return el
+
+
+_ORDER = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+          ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub}
+_CARD_FN = {"rank": (_RANK, "Int"), "suit": (_SUIT, "Suit"), "color": (_COLOR, "Color"),
+            "face": (_FACE, "Bool"), "odd": (_ODD, "Bool"), "even": (_EVEN, "Bool"),
+            "prime": (_PRIME_CARD, "Bool")}
+_INT_FN = {"odd": lambda x: x & 1 == 1, "even": lambda x: x & 1 == 0, "prime": _is_prime}
+_WANTS = {"rank": "Card", "suit": "Card", "color": "Card", "face": "Card", "next_suit": "Suit",
+          "abs": "Int", "mod": "Int", "odd": "Int or Card", "even": "Int or Card",
+          "prime": "Int or Card"}
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_VAR_STAGE = {"cur": (CUR, tuple(range(52))), "prev": (CTX, lambda p, q, n: p),
+              "prev2": (CTX, lambda p, q, n: q), "n": (CTX, lambda p, q, n: n)}
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[0] in "AEIOUaeiou" else f"a {word}"
 
 
 def _is_var_n(node: dict) -> bool:
@@ -552,49 +650,40 @@ class _Checker:
         self.n_limit = 0            # T: the largest literal compared with n
         self.n_moduli: set[int] = set()
 
-    def run(self, node: dict) -> tuple[str, Compiled]:
+    def run(self, node: dict) -> tuple[str, Staged]:
         op = node["op"]
         if op in LITERAL_OPS:
-            value = literal_value(node)
-            return TYPE_OF_LITERAL[op], lambda c, p, q, n: value
+            return TYPE_OF_LITERAL[op], (CONST, literal_value(node))
         if op == "var":
-            return self.var(node["name"])
+            if node["name"] == "n":
+                raise RuleError(f"use of n: {N_RULE}")
+            self.uses_prev2 |= node["name"] == "prev2"
+            return "Card", _VAR_STAGE[node["name"]]
         handler = {"call": self.call, "and": self.logic, "or": self.logic, "not": self.logic,
                    "in": self.member, "if": self.branch, "case": self.case}.get(op, self.binary)
         return handler(node)
 
-    def var(self, name: str) -> tuple[str, Compiled]:
-        if name == "n":
-            raise RuleError(f"use of n: {N_RULE}")
-        self.uses_prev2 |= name == "prev2"
-        return "Card", _VAR_FN[name]
-
-    def call(self, node: dict) -> tuple[str, Compiled]:
+    def call(self, node: dict) -> tuple[str, Staged]:
         fn, args = node["fn"], node["args"]
         if len(args) != FUNCTIONS[fn]:
             raise RuleError(f"type error: {fn} takes {FUNCTIONS[fn]} argument"
                             f"{'s' if FUNCTIONS[fn] > 1 else ''}, not {len(args)}")
         if fn in ("mod", "odd", "even") and _is_var_n(args[0]):
             return self.n_call(fn, args)
-        typ, f = self.run(args[0])
-        if typ == "Card" and fn in _CARD_TABLE:
-            table, out = _CARD_TABLE[fn]
-            return out, _card_lookup(table, args[0], f)
-        if fn in ("odd", "even", "prime") and typ == "Int":
-            return "Bool", {"odd": lambda c, p, q, n: f(c, p, q, n) & 1 == 1,
-                            "even": lambda c, p, q, n: f(c, p, q, n) & 1 == 0,
-                            "prime": lambda c, p, q, n: _is_prime(f(c, p, q, n))}[fn]
-        want = {"rank": "Card", "suit": "Card", "color": "Card", "face": "Card", "odd": "Int or Card",
-                "even": "Int or Card", "prime": "Int or Card", "next_suit": "Suit", "abs": "Int",
-                "mod": "Int"}[fn]
-        if typ != want:
-            raise RuleError(f"type error: {fn} needs {_a(want)}, not {_a(typ)}")
+        typ, kid = self.run(args[0])
+        if typ == "Card" and fn in _CARD_FN:
+            table, out = _CARD_FN[fn]
+            return out, _stage(_strict(table.__getitem__), [kid])
+        if typ == "Int" and fn in _INT_FN:
+            return "Bool", _stage(_strict(_INT_FN[fn]), [kid])
+        if typ != _WANTS[fn]:
+            raise RuleError(f"type error: {fn} needs {_a(_WANTS[fn])}, not {_a(typ)}")
         if fn == "next_suit":
-            return "Suit", lambda c, p, q, n: _NEXT_SUIT[f(c, p, q, n)]
+            return "Suit", _stage(_strict(_NEXT_SUIT.__getitem__), [kid])
         if fn == "abs":
-            return "Int", lambda c, p, q, n: abs(f(c, p, q, n))
+            return "Int", _stage(_strict(abs), [kid])
         k = self.modulus(args[1])
-        return "Int", lambda c, p, q, n: f(c, p, q, n) % k
+        return "Int", _stage(_strict(lambda x: x % k), [kid])
 
     def modulus(self, node: dict) -> int:
         if node["op"] != "int" or not 2 <= node["value"] <= 13:
@@ -602,59 +691,54 @@ class _Checker:
                             f"not {print_ast(node)}")
         return node["value"]
 
-    def n_call(self, fn: str, args: list[dict]) -> tuple[str, Compiled]:
+    def n_call(self, fn: str, args: list[dict]) -> tuple[str, Staged]:
         self.uses_n = True
         if fn == "mod":
             k = self.modulus(args[1])
             self.n_moduli.add(k)
-            return "Int", lambda c, p, q, n: n % k
+            return "Int", (CTX, lambda p, q, n: n % k)
         self.n_moduli.add(2)
-        return "Bool", ((lambda c, p, q, n: n & 1 == 1) if fn == "odd"
-                        else (lambda c, p, q, n: n & 1 == 0))
+        parity = 1 if fn == "odd" else 0
+        return "Bool", (CTX, lambda p, q, n: n & 1 == parity)
 
-    def binary(self, node: dict) -> tuple[str, Compiled]:
+    def binary(self, node: dict) -> tuple[str, Staged]:
         op, (a, b) = node["op"], node["args"]
         if op in COMPARISONS and (_is_var_n(a) or _is_var_n(b)):
             return self.n_compare(op, a, b)
-        (ta, fa), (tb, fb) = self.run(a), self.run(b)
+        (ta, ka), (tb, kb) = self.run(a), self.run(b)
         if op in ARITHMETIC or op in ("<", "<=", ">", ">="):
             if ta != "Int" or tb != "Int":
                 raise RuleError(f"type error: {op} works on Ints only, not {ta} {op} {tb}")
         elif ta != tb:
             raise RuleError(f"type error: {op} compares values of one type, not {ta} with {tb}")
-        out = "Int" if op in ARITHMETIC else "Bool"
-        if b["op"] in LITERAL_OPS:
-            return out, _COMPARE_CONST[op](fa, literal_value(b))
-        return out, _COMPARE[op](fa, fb)
+        return "Int" if op in ARITHMETIC else "Bool", _stage(_strict(_ORDER[op]), [ka, kb])
 
-    def n_compare(self, op: str, a: dict, b: dict) -> tuple[str, Compiled]:
+    def n_compare(self, op: str, a: dict, b: dict) -> tuple[str, Staged]:
         other = b if _is_var_n(a) else a
         if other["op"] != "int":
             raise RuleError(f"use of n: {N_RULE}")
         self.uses_n = True
         self.n_limit = max(self.n_limit, other["value"])
-        written = op if other is b else _MIRROR[op]
-        return "Bool", _COMPARE_CONST[written](_VAR_FN["n"], other["value"])
+        compare, v = _ORDER[op if other is b else _MIRROR[op]], other["value"]
+        return "Bool", (CTX, lambda p, q, n: compare(n, v))
 
-    def logic(self, node: dict) -> tuple[str, Compiled]:
+    def logic(self, node: dict) -> tuple[str, Staged]:
         op = node["op"]
-        fs = []
+        kids = []
         for arg in node["args"]:
-            typ, f = self.run(arg)
+            typ, kid = self.run(arg)
             if typ != "Bool":
                 raise RuleError(f"type error: {op} needs Bool operands, not {typ}")
-            fs.append(f)
-        if op == "not":
-            f = fs[0]
-            return "Bool", lambda c, p, q, n: not f(c, p, q, n)
-        return "Bool", _and_or(op, fs)
+            kids.append(kid)
+        el = {"and": _and_el, "or": _or_el, "not": _strict(operator.not_)}[op]
+        return "Bool", _stage(el, kids)
 
-    def member(self, node: dict) -> tuple[str, Compiled]:
+    def member(self, node: dict) -> tuple[str, Staged]:
         if _is_var_n(node["args"][0]):
             raise RuleError(f"use of n: {N_RULE} (not n in {{...}})")
-        typ, f = self.run(node["args"][0])
+        typ, kid = self.run(node["args"][0])
         values = self.literal_values(typ, node["set"], "in")
-        return "Bool", lambda c, p, q, n: f(c, p, q, n) in values
+        return "Bool", _stage(_strict(values.__contains__), [kid])
 
     def literal_values(self, typ: str, lits: list[dict], what: str) -> frozenset:
         if typ not in SCRUTINEE_TYPES:
@@ -670,75 +754,104 @@ class _Checker:
             seen.append(value)
         return frozenset(seen)
 
-    def branch(self, node: dict) -> tuple[str, Compiled]:
-        (tc, fc), (tt, ft), (te, fe) = (self.run(a) for a in node["args"])
+    def branch(self, node: dict) -> tuple[str, Staged]:
+        (tc, kc), (tt, kt), (te, ke) = (self.run(a) for a in node["args"])
         if tc != "Bool":
             raise RuleError(f"type error: an if condition must be Bool, not {tc}")
         if tt != te:
             raise RuleError(f"type error: if branches must have one type, not {tt} and {te}")
-        return tt, lambda c, p, q, n: ft(c, p, q, n) if fc(c, p, q, n) else fe(c, p, q, n)
+        return tt, _stage(_if_el, [kc, kt, ke])
 
-    def case(self, node: dict) -> tuple[str, Compiled]:
+    def case(self, node: dict) -> tuple[str, Staged]:
         scrutinee = node["args"][0]
         if _is_var_n(scrutinee):
             raise RuleError(f"use of n: {N_RULE} (not case n of)")
-        typ, fs = self.run(scrutinee)
+        typ, ks = self.run(scrutinee)
         self.literal_values(typ, [lit for lit, _ in node["arms"]], "case")
-        arms, types = {}, set()
-        for lit, expr in node["arms"]:
-            t, f = self.run(expr)
-            types.add(t)
-            arms[literal_value(lit)] = f
-        default = None
+        branches = [expr for _, expr in node["arms"]]
         if node["else"] is not None:
-            t, default = self.run(node["else"])
-            types.add(t)
+            branches.append(node["else"])
+        typed = [self.run(expr) for expr in branches]
+        types = {t for t, _ in typed}
         if len(types) > 1:
             raise RuleError(f"type error: case branches must have one type, not "
                             f"{' and '.join(sorted(types))}")
-        return types.pop(), _case_fn(fs, arms, default, print_ast(scrutinee), typ)
+        index = {literal_value(lit): i for i, (lit, _) in enumerate(node["arms"])}
+        el = _case_el(index, node["else"] is not None)
+        return types.pop(), _stage(el, [ks] + [kid for _, kid in typed])
 
 
-_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# -- the reference evaluator: one card in one context, straight from the tree (used to explain a
+#    failure, and by tests as the oracle for the staged compiler) -----------------------------------
+class CaseMiss(Exception):
+    """A `case` without `else` met a value none of its arms names."""
+
+    def __init__(self, node: dict, value: Any):
+        self.scrutinee = print_ast(node["args"][0])
+        self.value = show_value(_Checker().run(node["args"][0])[0], value)
+        super().__init__(f"case {self.scrutinee} has no arm for {self.value}")
 
 
-def _a(word: str) -> str:
-    return f"an {word}" if word[0] in "AEIOUaeiou" else f"a {word}"
+def evaluate(node: dict, cur: int, prev: int, prev2: int | None, n: int) -> Any:
+    """Evaluate a checked AST for one card; CaseMiss when it has no value there."""
+    op, args = node["op"], node.get("args", ())
+    ev = lambda x: evaluate(x, cur, prev, prev2, n)    # noqa: E731
+    if op in LITERAL_OPS:
+        return literal_value(node)
+    if op == "var":
+        return {"cur": cur, "prev": prev, "prev2": prev2, "n": n}[node["name"]]
+    if op == "call":
+        return _call_value(node, ev)
+    if op in _ORDER:
+        return _ORDER[op](ev(args[0]), ev(args[1]))
+    if op == "and":
+        return all(ev(a) for a in args)
+    if op == "or":
+        return any(ev(a) for a in args)
+    if op == "not":
+        return not ev(args[0])
+    if op == "in":
+        return ev(args[0]) in {literal_value(lit) for lit in node["set"]}
+    if op == "if":
+        return ev(args[1]) if ev(args[0]) else ev(args[2])
+    value = ev(args[0])
+    for lit, expr in node["arms"]:
+        if literal_value(lit) == value:
+            return ev(expr)
+    if node["else"] is None:
+        raise CaseMiss(node, value)
+    return ev(node["else"])
 
 
-def _and_or(op: str, fs: list[Compiled]) -> Compiled:
-    """Short-circuit, left to right (§9)."""
-    if len(fs) == 2:
-        a, b = fs
-        if op == "and":
-            return lambda c, p, q, n: a(c, p, q, n) and b(c, p, q, n)
-        return lambda c, p, q, n: a(c, p, q, n) or b(c, p, q, n)
-    stop = op == "or"
-
-    def f(c, p, q, n):
-        for g in fs:
-            if g(c, p, q, n) == stop:
-                return stop
-        return not stop
-    return f
+def _call_value(node: dict, ev: Callable) -> Any:
+    fn, args = node["fn"], node["args"]
+    x = ev(args[0])
+    if fn == "mod":
+        return x % args[1]["value"]
+    if fn == "next_suit":
+        return _NEXT_SUIT[x]
+    if fn == "abs":
+        return abs(x)
+    if _is_card_valued(args[0]):
+        return _CARD_FN[fn][0][x]
+    return _INT_FN[fn](x)
 
 
-def _case_fn(fs: Compiled, arms: dict, default: Compiled | None, text: str, typ: str) -> Compiled:
-    def f(c, p, q, n):
-        value = fs(c, p, q, n)
-        g = arms.get(value, default)
-        if g is None:
-            raise _CaseMiss(text, show_value(typ, value))
-        return g(c, p, q, n)
-    return f
+def _is_card_valued(node: dict) -> bool:
+    """Whether a checked expression has type Card (only vars and if/case over them do)."""
+    op = node["op"]
+    if op == "var":
+        return node["name"] != "n"
+    if op == "if":
+        return _is_card_valued(node["args"][1])
+    if op == "case":
+        return _is_card_valued(node["arms"][0][1])
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
 # Verdict tables and the Rule value
 # ---------------------------------------------------------------------------------------------
-_BITS = tuple((k, 1 << k) for k in range(52))
-
-
 @dataclass(frozen=True)
 class Rule:
     """A checked rule (or Express guess) and its verdict table; equal when canonically equal.
@@ -857,32 +970,51 @@ def _context_text(prev: int, prev2: int | None, n: int, uses_n: bool) -> str:
     return ", ".join(parts)
 
 
-def _context_mask(f: Compiled, p: int, q: int | None, n: int,
-                  uses_n: bool) -> tuple[int, int, str | None]:
-    """(accepted, failed, first failure message) for one context."""
+def _root_masks(staged: Staged) -> Callable:
+    """f(prev, prev2, n) -> (accepted mask, failed mask) for a compiled Bool rule."""
+    stage, value = staged
+
+    def masks_of(column):
+        accepted = failed = 0
+        for kind, v in enumerate(column):
+            if v is MISS:
+                failed |= 1 << kind
+            elif v:
+                accepted |= 1 << kind
+        return accepted, failed
+    if stage in (CONST, CUR):
+        fixed = masks_of(value if stage == CUR else (value,) * 52)
+        return lambda p, q, n: fixed
+    if stage == CTX:
+        by_value = {True: (FULL_MASK, 0), False: (0, 0), MISS: (0, FULL_MASK)}
+        return lambda p, q, n: by_value[value(p, q, n)]
+    memo: dict = {}
+    frontier = value.frontier
+
+    def mixed(p, q, n):
+        key = tuple([g(p, q, n) for g in frontier])
+        result = memo.get(key)
+        if result is None:
+            result = memo[key] = masks_of(value(p, q, n))
+        return result
+    return mixed
+
+
+def _explain_miss(ast: dict, failed: int, p: int, q: int | None, n: int, uses_n: bool) -> str:
+    cur = (failed & -failed).bit_length() - 1
+    where = f"cur = {card_text(cur)}, {_context_text(p, q, n, uses_n)}"
     try:
-        return sum([b for c, b in _BITS if f(c, p, q, n)]), 0, None
-    except _CaseMiss:
-        pass
-    accepted = failed = 0
-    first = None
-    for c, b in _BITS:
-        try:
-            if f(c, p, q, n):
-                accepted |= b
-        except _CaseMiss as miss:
-            failed |= b
-            if first is None:
-                first = (f"case {miss.scrutinee} has no arm for {miss.value} "
-                         f"(cur = {card_text(c)}, {_context_text(p, q, n, uses_n)})")
-    return accepted, failed, first
+        evaluate(ast, cur, p, q, n)
+    except CaseMiss as miss:
+        return f"{miss} ({where})"
+    return f"the rule has no value for {where}"
 
 
 @dataclass(frozen=True)
 class _Checked:
     canonical: str
     ast: dict = field(compare=False)
-    fn: Compiled = field(compare=False)
+    staged: Staged = field(compare=False)
     lookback: int
     n_limit: int
     period: int
@@ -896,14 +1028,14 @@ def _check(ast: dict) -> _Checked:
     if nodes > MAX_NODES:
         raise RuleError(f"too large: {nodes} nodes (at most {MAX_NODES})")
     checker = _Checker()
-    typ, fn = checker.run(ast)
+    typ, staged = checker.run(ast)
     if typ != "Bool":
         raise RuleError(f"type error: a rule must be Bool, not {_a(typ)}")
     period = lcm(*checker.n_moduli) if checker.n_moduli else 1
     if period > MAX_PERIOD:
         raise RuleError(f"n period too long: the moduli applied to n have lcm {period} "
                         f"(at most {MAX_PERIOD})")
-    return _Checked(print_ast(ast), ast, fn, 2 if checker.uses_prev2 else 1, checker.n_limit,
+    return _Checked(print_ast(ast), ast, staged, 2 if checker.uses_prev2 else 1, checker.n_limit,
                     period, checker.uses_n, nodes)
 
 
@@ -916,13 +1048,15 @@ def _build(checked: _Checked) -> Rule:
                                                                                lookback + 2)
     table, fails, dead = [], [], []
     not_total = not_live = None
+    masks = _root_masks(checked.staged)
     for n in ns:
         for q in (range(52) if lookback == 2 else (None,)):
             for p in range(52):
-                accepted, failed, message = _context_mask(checked.fn, p, q, n, checked.uses_n)
+                accepted, failed = masks(p, q, n)
                 table.append(accepted)
                 fails.append(failed)
-                not_total = not_total or message
+                if failed and not_total is None:
+                    not_total = _explain_miss(checked.ast, failed, p, q, n, checked.uses_n)
                 if not accepted:
                     dead.append((p, q, n))
     if dead:

@@ -438,3 +438,85 @@ def test_pick_rule_is_seeded_and_filters_by_difficulty():
     assert all(pick_rule(Random(seed), "hard") in hard for seed in range(30))
     with pytest.raises(ValueError, match="unknown difficulty 'brutal'"):
         pick_rule(Random(0), "brutal")
+
+
+# -- the staged compiler agrees with the reference evaluator ---------------------------------------------
+def _typed(draw, typ, depth):
+    """A random well-typed expression of `typ` (text), for the oracle test."""
+    deeper = depth > 0 and draw(st.booleans())
+    choice = draw(st.integers(0, 4 if deeper else 1))
+    if typ == "Card":
+        if choice <= 1 or not deeper:
+            return draw(st.sampled_from(["cur", "prev", "prev2", "cur"]))
+        return f"(if {_typed(draw, 'Bool', depth - 1)} then {_typed(draw, 'Card', depth - 1)} " \
+               f"else {_typed(draw, 'Card', depth - 1)})"
+    if typ == "Suit":
+        return draw(st.sampled_from(["S", "D"])) if choice == 0 else \
+            f"suit({_typed(draw, 'Card', depth - 1)})" if choice < 3 or not deeper else \
+            f"next_suit({_typed(draw, 'Suit', depth - 1)})"
+    if typ == "Color":
+        return "red" if choice == 0 else f"color({_typed(draw, 'Card', depth - 1)})"
+    if typ == "Int":
+        if choice == 0:
+            return str(draw(st.integers(0, 14)))
+        if choice == 1 or not deeper:
+            return f"rank({_typed(draw, 'Card', depth - 1)})"
+        return draw(st.sampled_from([
+            f"mod({_typed(draw, 'Int', depth - 1)}, {draw(st.integers(2, 13))})",
+            f"abs({_typed(draw, 'Int', depth - 1)} - {_typed(draw, 'Int', depth - 1)})",
+            f"({_typed(draw, 'Int', depth - 1)} + {_typed(draw, 'Int', depth - 1)})",
+            _case_text(draw, "Int", depth)]))
+    if choice == 0:
+        return draw(st.sampled_from(["true", "odd(n)", "n < 4", "mod(n, 3) == 1", "5 <= n"]))
+    if choice == 1 or not deeper:
+        return f"{draw(st.sampled_from(['face', 'odd', 'prime']))}({_typed(draw, 'Card', depth - 1)})"
+    sub = draw(st.sampled_from(["Int", "Suit", "Color", "Bool", "Card"]))
+    return draw(st.sampled_from([
+        f"({_typed(draw, sub, depth - 1)} == {_typed(draw, sub, depth - 1)})",
+        f"({_typed(draw, 'Int', depth - 1)} < {_typed(draw, 'Int', depth - 1)})",
+        f"({_typed(draw, 'Bool', depth - 1)} and {_typed(draw, 'Bool', depth - 1)})",
+        f"({_typed(draw, 'Bool', depth - 1)} or {_typed(draw, 'Bool', depth - 1)})",
+        f"not {_typed(draw, 'Bool', depth - 1)}",
+        f"(suit({_typed(draw, 'Card', depth - 1)}) in {{H, C}})",
+        f"even({_typed(draw, 'Int', depth - 1)})",
+        _case_text(draw, "Bool", depth)]))
+
+
+def _case_text(draw, typ, depth):
+    scrutinee, lits = draw(st.sampled_from([("Suit", "SHDC"), ("Color", ["red", "black"]),
+                                            ("Bool", ["true", "false"])]))
+    arms = draw(st.lists(st.sampled_from(list(lits)), min_size=1, max_size=len(lits),
+                         unique=True))
+    text = ", ".join(f"{lit}: {_typed(draw, typ, depth - 1)}" for lit in arms)
+    if draw(st.booleans()):
+        text += f", else: {_typed(draw, typ, depth - 1)}"
+    return f"(case {_typed(draw, scrutinee, depth - 1)} of {{{text}}})"
+
+
+@st.composite
+def _typed_rules(draw):
+    return _typed(draw, "Bool", 4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_typed_rules(), st.lists(st.tuples(st.integers(0, 51), st.integers(0, 51),
+                                          st.integers(3, 150)), min_size=4, max_size=4))
+def test_verdict_tables_agree_with_the_reference_evaluator(text, contexts):
+    from games.new_eleusis.rulelang import CaseMiss, evaluate
+    try:
+        rule = parse_guess(text, 2)
+    except RuleError as err:
+        assert "lcm" in str(err)
+        return
+    ast = rule.ast
+    for prev, prev2, n in contexts:
+        q = prev2 if rule.lookback == 2 else None
+        accepted, failed = rule.mask(prev, q, n), rule.fail_mask(prev, q, n)
+        for cur in range(52):
+            try:
+                verdict = evaluate(ast, cur, prev, prev2, n)
+            except CaseMiss:
+                assert failed >> cur & 1, (text, cur, prev, prev2, n)
+                continue
+            assert not failed >> cur & 1 and bool(accepted >> cur & 1) == verdict, \
+                (text, cur, prev, prev2, n)
