@@ -22,7 +22,7 @@ from ..core import (
     OptionSpec, Outcome, State, Termination, seeded_rng,
 )
 from .cards import card_text, kinds_mask, parse_card
-from .rulelang import RuleError, compile_rule, parse_guess
+from .rulelang import RuleError, check_expression, compile_rule, parse_guess
 
 HAND = 14                      # rules/eleusis.md §2 round set-up (1)
 EXPRESS_HAND = 12              # §5 Express
@@ -44,7 +44,14 @@ def _compiled(text: str):
 
 @lru_cache(maxsize=512)
 def _guess(text: str, lookback: int):
+    """A guess with its verdict table, built only when a right card brings it to judgment."""
     return parse_guess(text, lookback)
+
+
+@lru_cache(maxsize=4096)
+def _guess_syntax(text: str) -> tuple[str, int]:
+    """(canonical text, lookback) of a guess: validation steps 1-2 only, cheap (§5)."""
+    return check_expression(text)
 
 
 def _rule_option(value: Any) -> str | None:
@@ -386,7 +393,7 @@ class EleusisState(State):
                 return "Express allows one card per turn"
             if move.declare:
                 return "Express has no Prophet"
-            if move.guess and _guess(move.guess, 2).lookback > self.lookback:
+            if move.guess and _guess_syntax(move.guess)[1] > self.lookback:
                 return f"the guess looks further back than the rule (L={self.lookback})"
         elif move.guess:
             return "guesses belong to Express"
@@ -859,7 +866,7 @@ def _parse_play(s: str) -> Play:
     if suffix.startswith("guess "):
         expr = suffix[6:]
         try:
-            return Play(cards, "", _guess(expr, 2).canonical)
+            return Play(cards, "", _guess_syntax(expr)[0])
         except RuleError as exc:
             raise IllegalMoveError(f"guess {expr!r} rejected: {exc}") from None
     raise InvalidMoveError(f"{s!r}: unknown suffix {suffix!r} (prophet, prophet if right, guess)")
