@@ -368,7 +368,8 @@ class EleusisState(State):
                 return None
             if isinstance(move, Judge) and not move.right and move.card < 0:
                 return "name a right card from the shown hand of a No Play"
-            return f"{'a call' if phase == 'call' else 'a review'} is due: {', '.join(map(str, forms))}"
+            due = "a call" if phase == "call" else "a review"
+            return f"{due} is due: {', '.join(map(str, forms))}"
         if isinstance(move, CommitRule):
             return None
         if isinstance(move, CommitText):

@@ -376,8 +376,9 @@ def test_options():
         G.new_state(players=4, options={"god": "player", "rule": R1})
     with pytest.raises(InvalidOptionsError):
         G.new_state(players=4, options={"rounds": "all"})
-    ast = {"op": "!=", "args": [{"op": "call", "fn": "color", "args": [{"op": "var", "name": "cur"}]},
-                               {"op": "call", "fn": "color", "args": [{"op": "var", "name": "prev"}]}]}
+    def color(var):
+        return {"op": "call", "fn": "color", "args": [{"op": "var", "name": var}]}
+    ast = {"op": "!=", "args": [color("cur"), color("prev")]}
     assert G.normalize_options({"rule": ast})["rule"] == R1
     assert G.public_options(G.normalize_options({"rule": R1})) == {
         "god": "machine", "sudden_death": "seed", "rounds": 1, "express": False}
