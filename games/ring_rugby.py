@@ -87,7 +87,8 @@ _TEXT = attrgetter("text")
 
 
 class Geometry:
-    """Everything about the field that depends only on the rules, computed once per rule set (§8)."""
+    """Everything about the field that depends only on the rules, computed once per rule set
+    (§8 engine notes)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -267,7 +268,8 @@ class Geometry:
             self.region[o] = self.region[x]
 
     def _immunity_tables(self) -> None:
-        """§4.3 [R]: per cell and attack direction d, the bits of c-d (0 if off the field) and c+d."""
+        """§4.3 [R]: per cell and attack direction d, the bits of c-d (0 if off the field)
+        and of c+d."""
         s = self.stride
         self.immunity: dict[int, tuple[tuple[int, int], ...]] = {}
         for i in self.on_cells:
@@ -293,7 +295,8 @@ def _bits(bb: int) -> Iterable[int]:
 # ---------------------------------------------------------------------------------------------
 # The state
 # ---------------------------------------------------------------------------------------------
-_MOVE_RE = re.compile(r"ring ([a-j])([1-9][0-9]?)|([a-j])([1-9][0-9]?)(?:([-x>=])([a-j])([1-9][0-9]?)|(-G))")
+_MOVE_RE = re.compile(r"ring ([a-j])([1-9][0-9]?)"
+                      r"|([a-j])([1-9][0-9]?)(?:([-x>=])([a-j])([1-9][0-9]?)|(-G))")
 
 
 @dataclass(frozen=True)
@@ -551,7 +554,8 @@ class RingRugbyState(State):
         return all(self._immune(c, mine, off_pieces) for c in cells)
 
     def _verdict(self, move: Move, resolved: tuple | None = None) -> str | None:
-        """§3.8.2 legality: 'illegal' (fortress ban or one-board repetition), 'draw' (§4.4), None."""
+        """§3.8.2 legality: 'illegal' (fortress ban, one-board repetition), 'draw' (§4.4)
+        or None."""
         black, white, rings, off, retal, region = resolved or self._resolve(move)
         if self.rules.forbid_two_ring_fortress and self._fortress(black, white, rings):
             return "illegal"
@@ -639,7 +643,8 @@ class RingRugbyState(State):
         ring_file, ring_rank, file1, rank1, sep, file2, rank2, goal = found.groups()
         g = self.geo
         if ring_file:
-            return g.move(RING, self._cell(text, ring_file + ring_rank), self._cell(text, ring_file + ring_rank))
+            cell = self._cell(text, ring_file + ring_rank)
+            return g.move(RING, cell, cell)
         frm = self._cell(text, file1 + rank1)
         if goal:
             return g.move(GOAL, frm, frm)
@@ -721,7 +726,7 @@ class RingRugbyState(State):
         in_goal = i in g.goal_cells[0] or i in g.goal_cells[1]
         if not g.is_on(i):
             if colour:
-                return f"[{colour}]" if in_goal else f"{colour}{order[i]}"
+                return f"{colour}{order[i]}"
             return "[G]" if in_goal else "."
         return colour + ("*" if self.rings >> i & 1 else "") if colour else "."
 
@@ -814,7 +819,8 @@ def _check_rules(options: Mapping[str, Any]) -> Rules:
     rules = Rules(**options)
     if not 1 <= rules.start_rank <= rules.half_depth - 1:
         raise InvalidOptionsError(
-            f"option start_rank={rules.start_rank} must be 1..{rules.half_depth - 1} (half_depth - 1)")
+            f"option start_rank={rules.start_rank} must be 1..{rules.half_depth - 1} "
+            "(half_depth - 1)")
     return rules
 
 
@@ -828,8 +834,8 @@ def _fresh(rules: Rules, black: int, white: int, rings: int, off: tuple, to_move
     return state
 
 
-def position(pieces: Mapping[str, str], *, off: Iterable[tuple[str, str]] = (), to_move: int = BLACK,
-             retaliation: tuple[str, str] | None = None, ply: int = 2,
+def position(pieces: Mapping[str, str], *, off: Iterable[tuple[str, str]] = (),
+             to_move: int = BLACK, retaliation: tuple[str, str] | None = None, ply: int = 2,
              options: Mapping | None = None, variant: str | None = None) -> RingRugbyState:
     """A hand-set position (tests, composed problems), after the ring-assignment plies.
 
@@ -898,16 +904,18 @@ def _from_dict(game: "RingRugbyGame", d: Mapping) -> RingRugbyState:
                                              d["retaliation"])
     to_move, n_rings = _seat(d["to_move"]), bin(rings).count("1")
     if n_rings < 2 and (n_rings != to_move or off or retal):
-        raise InvalidStateError("during ring assignment Black places the first ring, White the second")
+        raise InvalidStateError("during ring assignment Black places the first ring, "
+                                "White the second")
     history = tuple((int(b), int(w), int(r), tuple(int(x) for x in o), int(t),
                      tuple(int(x) for x in rt)) for b, w, r, o, t, rt in d["history"])
     regions = str(d["regions"])
     if (not history or history[-1] != (black, white, rings, off, to_move, retal)
-            or len(regions) != len(history) - 1 or set(regions) - {BLACK_BOARD, WHITE_BOARD, MIXED}):
+            or len(regions) != len(history) - 1
+            or set(regions) - {BLACK_BOARD, WHITE_BOARD, MIXED}):
         raise InvalidStateError("the repetition history does not end in this position")
     return RingRugbyState(rules, black, white, rings, off, to_move, retal, int(d["ply"]), history,
-                          regions, str(d.get("last_move") or ""), Outcome.from_dict(d.get("outcome")),
-                          g)
+                          regions, str(d.get("last_move") or ""),
+                          Outcome.from_dict(d.get("outcome")), g)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -155,7 +155,8 @@ def test_case_4_passes():
 def test_pass_range_option():
     assert moves_from(setup(CASE_4, options={"pass_range": 1}), "c5", ">") == {"c5>b4"}
     wide = setup({**CASE_4, "c2": "B", "f5": "B", "f2": "B"}, options={"pass_range": 3})
-    assert moves_from(wide, "c5", ">") == {"c5>b4", "c5>e5", "c5>c3", "c5>a3", "c5>c2", "c5>f2", "c5>f5"}
+    assert moves_from(wide, "c5", ">") == {"c5>b4", "c5>e5", "c5>c3", "c5>a3", "c5>c2", "c5>f2",
+                                           "c5>f5"}
 
 
 def test_pass_never_to_enemy_carrier_or_off_board():
@@ -613,7 +614,8 @@ def test_general_field_entry_cells_and_board_halves():
     for cell in ("c8", "d8", "e8", "f8"):
         assert setup({cell: "B*"}, far_white="h1", options=opts).play(f"{cell}-G").is_terminal
     for cell in ("b8", "g8"):
-        assert f"{cell}-G" not in setup({cell: "B*"}, far_white="h1", options=opts).legal_notations()
+        s = setup({cell: "B*"}, far_white="h1", options=opts)
+        assert f"{cell}-G" not in s.legal_notations()
     # a cycle on ranks 5-8 is a white-board cycle when half_depth is 4
     pieces = {"c2": "B*", "a2": "B", "d5": "B", "h8": "W*", "a7": "W"}
     start = position(pieces, options=opts)
@@ -657,7 +659,8 @@ def test_render_text_matches_the_diagram():
     text = s.play("c11xc12").render_text()
     lines = text.splitlines()
     assert lines[0].split() == ["L", "a", "b", "c", "d", "e", "f", "R"]
-    assert lines[1].split() == ["13", ".", ".", "[W]", "[G]", ".", "."]
+    assert lines[1].split() == ["13", ".", ".", "W2", "[G]", ".", "."]
+    assert lines[10].split()[:2] == ["5", "B1"]
     assert "B1" in text and "-----" in text and "white to move" in text
 
 
@@ -748,7 +751,8 @@ class Plain:
         out = set()
         for dx in range(-2, 3):
             for dy in range(-2, 3):
-                if (dx, dy) != (0, 0) and self.empty_on((x + dx, y + dy)) and not self.blocked(p, dx, dy):
+                if ((dx, dy) != (0, 0) and self.empty_on((x + dx, y + dy))
+                        and not self.blocked(p, dx, dy)):
                     out.add(f"{self.name(p)}-{self.name((x + dx, y + dy))}")
         return out | self.attacks(p) | (self.big_moves(p, 3) if self.o["advanced"] else set())
 
