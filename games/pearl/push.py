@@ -54,33 +54,48 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
     leaving the board only if `push_off`; (4) contact after, on the grown row. `max_k` = 0 means
     no limit. `ok` and `enter` are masks of pearls; they travel with the pearls they mark.
     """
-    nb = g.nbr[d]
+    nb, s, ps = g.nbr[d], g.step[d], g.perp_shift[d]
+    up, sh = s > 0, abs(s)
     row, front = run(g, occ, q, d)
-    if not contact(g, row, d, ok):
+    f = row & ok
+    if not ((f << ps) | (f >> ps)) & ok:
         return 0
+    limit = max_k or g.n  # the pusher cannot take more than N − 1 steps anyway
     k = 0
-    while not max_k or k < max_k:
+    while k < limit:
         nq = nb[q]
         if nq < 0 or (enter is not None and not (enter >> nq) & 1) or row & ban:
             break
         nf = nb[front]
         if nf < 0 and not push_off:
             break
-        keep, moved = ~row, g.shift(row, d)
-        occ = (occ & keep) | moved
-        ok = (ok & keep) | g.shift(ok & row, d)
+        # (3) shift the row; only a front leaving the board needs masking (it is removed)
+        keep, okrow = ~row, ok & row
+        if up:
+            moved, okrow = row << sh, okrow << sh
+        else:
+            moved, okrow = row >> sh, okrow >> sh
         if enter is not None:
-            enter = (enter & keep) | g.shift(enter & row, d)
-        q, row = nq, moved
-        if nf >= 0:
+            er = enter & row
+            enter = (enter & keep) | ((er << sh) if up else (er >> sh))
+        if nf < 0:
+            moved &= g.onboard
+            okrow &= g.onboard
+            if enter is not None:
+                enter &= g.onboard
+        else:
             front = nf
+        occ = (occ & keep) | moved
+        ok = (ok & keep) | okrow
+        q, row = nq, moved
         while True:  # the row grows by the pearls it touches now
             nxt = nb[front]
             if nxt < 0 or not (occ >> nxt) & 1:
                 break
             front = nxt
             row |= 1 << nxt
-        if not contact(g, row, d, ok):
+        f = row & ok
+        if not ((f << ps) | (f >> ps)) & ok:  # (4) contact after
             break
         k += 1
     return k
