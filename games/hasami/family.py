@@ -189,6 +189,16 @@ class Rules:
     def options_dict(self) -> dict:
         return dict(self.options)
 
+    def __reduce__(self):
+        # Pickled by reference (game slug + options): the tables are rebuilt, not copied.
+        return rules_of, (self.slug, self.options)
+
+
+def rules_of(slug: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+    """The shared Rules of a registered game for validated options."""
+    from ..registry import get_game
+    return get_game(slug).rules_for(dict(options))
+
 
 # ---------------------------------------------------------------------------------------------
 # Captures (§3.2)

@@ -355,3 +355,12 @@ def test_evaluator_attributes_and_key():
     assert a.men == (9, 9) and a.captures == (0, 0) and a.to_move == 0
     s = pos("c5 f3", "d5 e5").play("f3-f5")
     assert s.men == (2, 0) and s.captures == (2, 0) and s.quiet == 0
+
+
+def test_states_pickle_by_value_and_rules_by_reference():
+    import copy
+    import pickle
+    s = GAME.replay(moves=["e1-e5", "a9-a5"], variant="tenbin")
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.rules is s.rules and back.legal_moves() == s.legal_moves()
+    assert copy.deepcopy(s) == s
