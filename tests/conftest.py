@@ -4,20 +4,6 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _fast_engines(settings):
-    """Engines think for a twentieth of their level's time in tests; tasks run in-process."""
-    from pearlsite.celery import app
-
-    settings.AI_TIME_SCALE = 0.05
-    settings.ANALYSIS_SECONDS_PER_PLY = 0.02
-    # With the CELERY namespace, app.conf keeps the Django-style key name.
-    eager = app.conf.CELERY_TASK_ALWAYS_EAGER
-    app.conf.CELERY_TASK_ALWAYS_EAGER = True
-    yield
-    app.conf.CELERY_TASK_ALWAYS_EAGER = eager
-
-
 def _persona(django_user_model, name: str):
     user = django_user_model.objects.create_user(username=name, password=f"{name}-secret-pw")
     from rest_framework.authtoken.models import Token

@@ -1,0 +1,32 @@
+import pytest
+
+from .helpers import play, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_analysis_of_a_finished_match(as_alice, as_bob, anon, django_capture_on_commit_callbacks):
+    match_id = start_match(as_alice, as_bob)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    play(as_bob, match_id, "a9-a8", ply=1)
+    early = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {}, format="json")
+    assert early.status_code == 409 and early.json()["code"] == "match_in_progress"
+    as_bob.post(f"/api/v1/matches/{match_id}/resign/")
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "easy"}, format="json")
+    assert queued.status_code == 202 and queued.json()["status"] == "queued"
+    done = anon.get(f"/api/v1/analyses/{queued.json()['id']}/").json()
+    assert done["status"] == "done" and [r["ply"] for r in done["results"]] == [1, 2]
+    first = done["results"][0]
+    assert first["played"] == "e1-e5" and first["seat"] == 0 and -1 <= first["value"] <= 1
+    import games
+
+    assert games.get_game("hasami-shogi").new_state().parse_move(first["best"])
+
+
+def test_analysis_level_checked(as_alice, as_bob):
+    match_id = start_match(as_alice, as_bob)
+    as_bob.post(f"/api/v1/matches/{match_id}/resign/")
+    response = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "random"}, format="json")
+    assert response.status_code == 400 and response.json()["code"] == "unknown_level"
+    assert as_alice.post("/api/v1/matches/77/analysis/", {}, format="json").status_code == 404

@@ -1,0 +1,97 @@
+import pytest
+
+from matches.models import Match
+
+from .helpers import play, snapshot, start_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match_id(as_alice, as_bob):
+    return start_match(as_alice, as_bob)
+
+
+def test_resign(as_alice, as_bob, as_carol, match_id):
+    assert as_carol.post(f"/api/v1/matches/{match_id}/resign/").json()["code"] == "not_seated"
+    body = as_bob.post(f"/api/v1/matches/{match_id}/resign/").json()
+    assert body["status"] == "finished"
+    assert body["result"] == {"winners": [0], "scores": [1.0, 0.0], "termination": "resignation"}
+
+
+def test_draw_offer_accept(as_alice, as_bob, match_id):
+    nothing = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "accept"}, format="json")
+    assert nothing.status_code == 409 and nothing.json()["code"] == "no_offer"
+    offered = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json").json()
+    assert offered["status"] == "active"
+    done = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "accept"}, format="json").json()
+    assert done["status"] == "finished" and done["result"]["termination"] == "agreement"
+    assert done["result"]["scores"] == [0.5, 0.5] and done["result"]["winners"] == []
+
+
+def test_draw_decline_and_a_move_cancels_offers(as_alice, as_bob, match_id):
+    as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json")
+    declined = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "decline"}, format="json")
+    assert declined.status_code == 200 and declined.json()["status"] == "active"
+    as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json")
+    play(as_alice, match_id, "e1-e5", ply=0)
+    stale = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "accept"}, format="json")
+    assert stale.status_code == 409 and stale.json()["code"] == "no_offer"
+    bad = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "maybe"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "validation_error"
+
+
+def test_engines_never_agree_to_draws(as_alice):
+    match_id = start_match(as_alice, opponents=["ai:random"])
+    body = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json").json()
+    assert body["status"] == "active"
+
+
+def test_abort_only_at_the_start(as_alice, as_bob, match_id):
+    play(as_alice, match_id, "e1-e5", ply=0)
+    aborted = as_bob.post(f"/api/v1/matches/{match_id}/abort/").json()
+    assert aborted["status"] == "aborted" and aborted["result"]["termination"] == "aborted"
+    other = start_match(as_alice, as_bob)
+    play(as_alice, other, "e1-e5", ply=0)
+    play(as_bob, other, "a9-a8", ply=1)
+    late = as_alice.post(f"/api/v1/matches/{other}/abort/")
+    assert late.status_code == 409 and late.json()["code"] == "too_late_to_abort"
+
+
+def test_takeback_between_people(as_alice, as_bob, match_id):
+    play(as_alice, match_id, "e1-e5", ply=0)
+    play(as_bob, match_id, "a9-a8", ply=1)
+    before = snapshot(match_id)
+    as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
+    assert snapshot(match_id)[:2] == before[:2]             # only an offer so far
+    done = as_bob.post(f"/api/v1/matches/{match_id}/takeback/", {"action": "accept"}, format="json").json()
+    assert done["ply"] == 0 and done["to_move"] == 0
+    assert as_alice.get(f"/api/v1/matches/{match_id}/moves/").json() == []
+    play(as_alice, match_id, "d1-d5", ply=0)
+
+
+def test_takeback_against_an_engine_is_immediate(as_alice, django_capture_on_commit_callbacks):
+    match_id = start_match(as_alice, opponents=["ai:random"])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(as_alice, match_id, "e1-e5", ply=0)
+    assert Match.objects.get(pk=match_id).ply == 2
+    body = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json").json()
+    assert body["ply"] == 0 and body["to_move"] == 0
+
+
+def test_takeback_needs_a_move(as_alice, as_bob, match_id):
+    as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
+    response = as_bob.post(f"/api/v1/matches/{match_id}/takeback/", {"action": "accept"}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "nothing_to_take_back"
+    assert Match.objects.get(pk=match_id).seats.filter(offer="takeback").count() == 1
+
+
+def test_solo_match_has_nobody_to_offer_to(as_alice):
+    import games
+
+    solo = next((slug for slug, g in games.GAMES.items() if g.max_players == 1), None)
+    if solo is None:
+        pytest.skip("no one-seat game registered")
+    match_id = start_match(as_alice, game=solo, opponents=[])
+    response = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "no_opponent"
