@@ -10,7 +10,9 @@ position keys seen since then (captures are irreversible, so only those can repe
 
 Evaluator-facing attributes of `HasamiState` (all cheap): `to_move` (0 Black, 1 White, also after
 the end), `captures` ((Black's, White's) enemy men removed), `men` ((Black's, White's) pieces on
-the board, duces included), `black`/`white`/`duces` bitboards, `quiet` (plies without capture).
+the board, duces included), `black`/`white`/`duces` bitboards, `quiet` (plies without capture),
+`key` (squares + side to move as one int, for transposition tables), `has_move()`, and
+`rules` (`capture_goal`, `lead_rule`, `no_capture_limit`, ... of the game being played).
 """
 from __future__ import annotations
 
