@@ -1080,7 +1080,7 @@ def _to_ast(source: Any) -> dict:
         if len(text) > MAX_CHARS:
             raise RuleError(f"too long: {len(text)} characters (at most {MAX_CHARS})")
         return ast
-    if isinstance(source, str) and len(source) > MAX_CHARS:
+    if len(source) > MAX_CHARS:
         raise RuleError(f"too long: {len(source)} characters (at most {MAX_CHARS})")
     return parse_ast(source)
 
@@ -1091,10 +1091,13 @@ def check_expression(source: Any) -> tuple[str, int]:
     return checked.canonical, checked.lookback
 
 
-def compile_rule(source: Any) -> Rule:
-    """Rule text or JSON AST → a validated Rule (§2.1 steps 1-4); RuleError naming the reason."""
+def compile_rule(source: Any, cache: bool = True) -> Rule:
+    """Rule text or JSON AST → a validated Rule (§2.1 steps 1-4); RuleError naming the reason.
+
+    Rules are cached by canonical text; `cache=False` builds afresh and leaves the cache alone
+    (for callers that compile many throw-away rules, such as a hypothesis space)."""
     canonical, _ = check_expression(source)
-    rule = _rule_for(canonical)
+    rule = _rule_for(canonical) if cache else _build(_check(parse_ast(canonical)))
     if rule.not_total:
         raise RuleError(f"not total: {rule.not_total}")
     if rule.not_live:

@@ -417,7 +417,7 @@ def test_bank_rules_are_valid_distinct_and_labelled():
     assert len({e.name for e in BANK}) == len(BANK)
     for i, entry in enumerate(BANK):
         assert entry.difficulty in DIFFICULTIES and entry.origin
-        assert compile_rule(entry.canonical) is entry.rule
+        assert compile_rule(entry.canonical) == entry.rule
         assert entry.rule.is_total and entry.rule.is_live
         if entry.name not in ("R8", "R10"):
             assert entry.rule.report["warning"] is None, entry.name
