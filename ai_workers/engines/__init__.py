@@ -11,12 +11,13 @@ from .base import (
     LEVELS, Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, UnknownLevelError,
     outcome_rewards, to_value,
 )
+from .alphabeta import AlphaBetaEngine
 from .mcts import MCTSEngine
 from .simple import PlainMovePolicy, RandomEngine
 from .table import DEFAULT_LIMITS, ENGINE_TABLE, get_engine, levels_for, register_levels
 
 __all__ = [
-    "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator", "Limit",
+    "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator", "Limit",
     "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
     "UnknownLevelError", "get_engine", "levels_for", "outcome_rewards", "register_levels",
     "to_value",

@@ -15,6 +15,7 @@ from games import State
 
 from .base import Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, to_value
 
+DEPTH_ONLY_ITERATIONS = 1000   # a Limit with only `depth` set: this many iterations
 TIME_CHECK_PLIES = 16       # rollouts check the clock this often, so one long rollout cannot overrun
 
 
@@ -57,8 +58,8 @@ class MCTSEngine(Engine):
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
         root = Node(state, None, rng)
         root.expandable(rng)
-        if not limit.is_bounded:
-            budget.max_nodes = 1
+        if limit.seconds is None and limit.nodes is None:
+            budget.max_nodes = DEPTH_ONLY_ITERATIONS if limit.depth else 1
         while not budget.exhausted():
             try:
                 self._iterate(root, rng, budget, limit.depth)
