@@ -112,6 +112,8 @@ class Geometry:
                 else:
                     self.ring_mask |= 1 << i
         self.on_cells = [i for i in range(self.size) if self.on_mask >> i & 1]
+        # render_text's empty field: "." for cells, "" for the unused corners; goals added below.
+        self.empty_symbols = ["." if name else "" for name in self.names]
         self.ring_cells = [i for i in range(self.size) if self.ring_mask >> i & 1]
         # Ply regions (§4.4): the black board is ranks 1..H.
         self.region = [0] * self.size
@@ -172,6 +174,8 @@ class Geometry:
                       tuple(self.idx(c, 1) for c in entry_files))
         self.entry_mask = tuple(sum(1 << i for i in cells) for cells in self.entry)
         self.goal_move = {i: self.move(GOAL, i, i) for cells in self.entry for i in cells}
+        for i in self.goal_cells[0] | self.goal_cells[1]:
+            self.empty_symbols[i] = "[G]"
 
     def _step_tables(self) -> None:
         """§3.1: per cell, the king-step mask (carriers), the 24-cell square (non-carriers), the
@@ -672,13 +676,9 @@ class RingRugbyState(State):
     # -- presentation -------------------------------------------------------------------------
     def _pieces(self) -> list[dict]:
         g = self.geo
-        out = []
-        for i in g.on_cells:
-            for colour, bb in enumerate((self.black, self.white)):
-                if bb >> i & 1:
-                    out.append({"cell": g.names[i], "colour": COLOUR_NAMES[colour],
-                                "ring": bool(self.rings >> i & 1)})
-        return out
+        return [{"cell": g.names[i], "colour": COLOUR_NAMES[not self.black >> i & 1],
+                 "ring": bool(self.rings >> i & 1)}
+                for i in _bits((self.black | self.white) & g.on_mask)]
 
     def _off_pieces(self) -> list[dict]:
         g = self.geo
@@ -720,29 +720,20 @@ class RingRugbyState(State):
             "outcome": self.result.to_dict() if self.result else None,
         }
 
-    def _symbol(self, i: int, order: dict[int, int]) -> str:
-        g = self.geo
-        colour = "B" if self.black >> i & 1 else "W" if self.white >> i & 1 else ""
-        in_goal = i in g.goal_cells[0] or i in g.goal_cells[1]
-        if not g.is_on(i):
-            if colour:
-                return f"{colour}{order[i]}"
-            return "[G]" if in_goal else "."
-        return colour + ("*" if self.rings >> i & 1 else "") if colour else "."
-
     def render_text(self, seat: int | None = None) -> str:
         """§2's diagram: ranks top down, the off-board ring round the field, goals as [G].
         Off-board pieces show their re-entry order (B1 is the first to come back)."""
         g = self.geo
+        symbols = list(g.empty_symbols)
         order = {o: n + 1 for n, o in enumerate(self.off)}
-        header = "    " + "".join(f"{c:>4}" for c in "L" + FILE_LETTERS[:g.w] + "R")
-        lines = [header]
+        for i in _bits(self.black | self.white):
+            colour = "B" if self.black >> i & 1 else "W"
+            symbols[i] = colour + (str(order[i]) if i in order else
+                                   "*" if self.rings >> i & 1 else "")
+        lines = ["    " + "".join(f"{c:>4}" for c in "L" + FILE_LETTERS[:g.w] + "R")]
         for row in range(g.depth + 1, -1, -1):
-            cells = []
-            for col in range(g.w + 2):
-                i = g.idx(col, row)
-                cells.append(f"{self._symbol(i, order):>4}" if g.names[i] else "    ")
-            lines.append(f"{row:>4}" + "".join(cells).rstrip())
+            cells = symbols[row * g.stride:(row + 1) * g.stride]
+            lines.append(f"{row:>4}" + "".join(f"{c:>4}" for c in cells).rstrip())
             if row == g.h + 1:
                 lines.append("    " + "-" * (4 * (g.w + 2)))
         outcome = self.outcome
@@ -906,8 +897,7 @@ def _from_dict(game: "RingRugbyGame", d: Mapping) -> RingRugbyState:
     if n_rings < 2 and (n_rings != to_move or off or retal):
         raise InvalidStateError("during ring assignment Black places the first ring, "
                                 "White the second")
-    history = tuple((int(b), int(w), int(r), tuple(int(x) for x in o), int(t),
-                     tuple(int(x) for x in rt)) for b, w, r, o, t, rt in d["history"])
+    history = tuple((b, w, r, tuple(o), t, tuple(rt)) for b, w, r, o, t, rt in d["history"])
     regions = str(d["regions"])
     if (not history or history[-1] != (black, white, rings, off, to_move, retal)
             or len(regions) != len(history) - 1
