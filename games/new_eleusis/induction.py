@@ -27,6 +27,8 @@ from .rulelang import Rule, RuleError, compile_rule
 NOISE = 0.02                # chance that a verdict disagrees with the true rule
 BANK_WEIGHT = 0.5           # prior mass on the machine God's bank (the rule is one of them there)
 NODE_COST = 0.35            # simplicity prior: log-weight lost per AST node
+SHORT_MEMORY = 0.05         # prior factor for a rule without prev2 in a round with 2 starters:
+                            # an expression rule's L is 2 only if it uses prev2 (§2 set-up)
 
 Context = tuple             # (prev, prev2 or None, n): what a rule judges `cur` against
 
@@ -165,19 +167,23 @@ _CONDITIONS = ("odd(prev)", "face(prev)", "color(prev) == red", "rank(prev) <= 7
 _BRANCHES = ("color(cur) == red", "color(cur) == black", "odd(cur)", "even(cur)", "face(cur)",
              "not face(cur)", "rank(cur) > rank(prev)", "rank(cur) < rank(prev)",
              "rank(cur) <= rank(prev)", "rank(cur) >= rank(prev)")
+_MEMORY = ("color(cur) == color(prev2)", "color(cur) != color(prev2)", "suit(cur) == suit(prev2)",
+           "suit(cur) != suit(prev2)", "rank(cur) > rank(prev2)", "rank(cur) <= rank(prev2)",
+           "odd(cur) == odd(prev2)", "odd(cur) != odd(prev2)")
 _PERIODIC = ("color(cur) == red", "color(cur) == black", "odd(cur)", "even(cur)",
              "suit(cur) in {C, S}")
 
 
 def enumerated_sources() -> list[str]:
-    """The simple rules, as text: atoms, relations, conditionals, pairs, position parities."""
+    """The simple rules, as text: atoms, relations, conditionals, pairs, position parities and
+    relations to `prev2`."""
     out = list(_CUR_ATOMS) + list(_RELATIONS)
     out += [f"if {c} then {a} else {b}" for c in _CONDITIONS for a in _BRANCHES
             for b in _BRANCHES if a != b]
     pairs = [(a, r) for a in _CUR_ATOMS[:9] for r in _RELATIONS]
     out += [f"{a} and {r}" for a, r in pairs] + [f"{a} or {r}" for a, r in pairs]
     out += [f"if even(n) then {a} else {b}" for a in _PERIODIC for b in _PERIODIC if a != b]
-    return out
+    return out + list(_MEMORY)
 
 
 @lru_cache(maxsize=4)
@@ -249,6 +255,17 @@ class Belief:
                 mask ^= low
         return [self.noise + (1 - 2 * self.noise) * q for q in probs]
 
+    def best_play(self, hand: Iterable[int], context: Context | None = None) -> tuple[int, float]:
+        """The kind in `hand` most likely right (the lowest kind among equals) and its chance."""
+        probs = self.right_probabilities(context)
+        kind = min(set(hand), key=lambda k: (-probs[k], k))
+        return kind, probs[kind]
+
+    def best_guess(self) -> tuple[Rule, float]:
+        """The most probable rule and its posterior (an Express guess when it is high)."""
+        h, p, _ = self.ranked[0]
+        return h.rule, p
+
     def probability_right(self, card: int, context: Context | None = None) -> float:
         prev, prev2, n = context or self.context
         q = sum(p for h, p, _ in self.ranked
@@ -277,12 +294,14 @@ def analyse(evidence: Evidence, space: tuple[Hypothesis, ...] | None = None,
     facts = _fold(evidence)
     space = hypothesis_space() if space is None else space
     agree, disagree = math.log(1 - noise), math.log(noise)
+    short = math.log(SHORT_MEMORY)
     scored = []
     for h in space:
         if h.rule.lookback > evidence.lookback:
             continue
         bad = mismatches(h.rule, facts)
-        scored.append((h.log_prior + bad * disagree + (facts.count - bad) * agree, h, bad))
+        score = h.log_prior + bad * disagree + (facts.count - bad) * agree
+        scored.append((score + (short if h.rule.lookback < evidence.lookback else 0.0), h, bad))
     top = max(s for s, _, _ in scored)
     total = sum(math.exp(s - top) for s, _, _ in scored)
     ranked = sorted(((h, math.exp(s - top) / total, bad) for s, h, bad in scored),

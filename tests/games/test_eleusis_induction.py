@@ -140,3 +140,21 @@ def test_reads_a_real_game_view():
     assert len(ev.mainline) > 5 and ev.sidelines
     belief = analyse(ev)
     assert any(r.equivalent(compile_rule(R4)) for r in belief.consistent_rules())
+
+
+def test_best_play_and_guess():
+    rule = compile_rule(R1)
+    belief = analyse(simulate(rule, 40, 21))
+    prev, _, _ = belief.context
+    hand = cards("2S 2H 3C 3D")
+    kind, p = belief.best_play(hand)
+    assert rule.accepts(kind, prev, None, belief.context[2]) and p > 0.5
+    guess, q = belief.best_guess()
+    assert guess == belief.best and 0 < q <= 1
+
+
+def test_two_starters_favour_rules_that_use_prev2():
+    rule = compile_rule(R6)
+    belief = analyse(simulate(rule, 30, 8))
+    assert belief.best.lookback == 2 and belief.best.equivalent(rule)
+    assert all(h.rule.lookback == 1 for h, _, _ in analyse(simulate(compile_rule(R1), 5, 8)).ranked)
