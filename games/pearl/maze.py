@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from games.core import (Game, InvalidMoveError, InvalidOptionsError, InvalidStateError,
@@ -44,6 +45,7 @@ def square_origin(size: int, n: int) -> tuple[int, int]:
     return (size - n) // 2, (size - n + 1) // 2
 
 
+@lru_cache(maxsize=None)
 def white_square(g: Grid, n: int) -> int:
     x0, y0 = square_origin(g.n, n)
     return g.mask_of((x, y) for x in range(x0, x0 + n) for y in range(y0, y0 + n))

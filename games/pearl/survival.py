@@ -8,6 +8,7 @@ dies and its pearl turns white (§6.4). The last live seat wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from games import svg
@@ -25,6 +26,7 @@ LIVE = -1  # `out` entry of a seat still in the game
 SEAT_COLOURS = ("#202020", "#b03a2a", "#2a4fb0", "#2a8a3a")
 
 
+@lru_cache(maxsize=None)
 def perimeter(g: Grid, n: int) -> int:
     """§6.1: the 4n − 4 points on the edge of the n×n square."""
     x0, y0 = square_origin(g.n, n)
@@ -134,7 +136,7 @@ class SurvivalState(State):
     def _seat_views(self) -> list[dict]:
         names = self.grid.names
         return [{"seat": s, "point": names[p] if p >= 0 else None,
-                 "status": "live" if o == LIVE else ("dead" if self.dead >> s & 1 else "eliminated"),
+                 "status": _status(o, self.dead >> s & 1),
                  "banned": [_DIR_NAMES[opposite(d)] for d in DIRECTIONS if b >> d & 1]}
                 for s, (p, o, b) in enumerate(zip(self.pos, self.out, self.bans))]
 
@@ -170,6 +172,12 @@ class SurvivalState(State):
 
 
 _DIR_NAMES = "NESW"
+
+
+def _status(out: int, dead: int) -> str:
+    if out == LIVE:
+        return "live"
+    return "dead" if dead else "eliminated"
 
 
 def _evolve(state: SurvivalState, **changes) -> SurvivalState:

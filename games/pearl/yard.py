@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from games import svg
 from games.core import (Game, InvalidMoveError, InvalidStateError, OptionSpec, Outcome, State,
                         Termination)
 from games.registry import register
 
 from . import push
-from .board import (BLACK_DISC, DIR_LETTERS, DIRECTIONS, WHITE_DISC, Grid, bits, direction_of,
+from .board import (DIR_LETTERS, DIRECTIONS, WHITE_DISC, Grid, bits, direction_of,
                     grid, opposite, parse_point, svg_diagram, text_diagram)
 from .moves import PASS, Pass, is_pass
-from games import svg
 
 POLICE, THIEF = 0, 1
 NO_BAN = -1

@@ -83,7 +83,7 @@ def test_white_diagonal_counts_even_with_handicap():
     assert after.outcome.winners == (1,) and after.outcome.termination is Termination.LINE
 
 
-# Rules §4.2–4.3 beyond the numbered cases ----------------------------------------------------------
+# Rules §4.2–4.3 beyond the numbered cases --------------------------------------------------------
 def test_push_single_needs_an_empty_point_ahead():
     state = GAME.position(black=["j10"], white=["j11"], to_move=1, options={"push": "single"})
     assert "j10N" not in _moves(state)          # j11 is occupied

@@ -54,7 +54,7 @@ def test_elimination_by_push_off():
     assert _seat(final, 1)["status"] == "eliminated" and _seat(final, 1)["point"] is None
 
 
-# §6.4, §11 death and scores -------------------------------------------------------------------------
+# §6.4, §11 death and scores ----------------------------------------------------------------------
 def test_seat_without_a_slide_dies_and_turns_white():
     state = GAME.position(["b8", "g8", "a1"], to_move=2, options={"size": 9})
     assert state.current_player == 0

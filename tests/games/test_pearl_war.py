@@ -118,7 +118,7 @@ def test_home():
     assert final.view(None)["black"] == [] and "s19" in final.view(None)["white"]
 
 
-# §3.5, §11 safeguards ------------------------------------------------------------------------------
+# §3.5, §11 safeguards ----------------------------------------------------------------------------
 def test_third_repetition_is_a_draw():
     state = GAME.new_state()
     move = state.legal_moves()[0]
