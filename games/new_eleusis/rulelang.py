@@ -116,13 +116,14 @@ class _Token:
     pos: int
 
 
-_TOKEN_RE = re.compile(r"(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(==|!=|<=|>=|[<>+\-(){},:])")
+_TOKEN_RE = re.compile(r"([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(==|!=|<=|>=|[<>+\-(){},:])")
+_SPACE = frozenset(" \t\r\n\f\v")
 
 
 def _lex(text: str) -> list[_Token]:
     tokens, pos = [], 0
     while True:
-        while pos < len(text) and text[pos].isspace():
+        while pos < len(text) and text[pos] in _SPACE:
             pos += 1
         if pos == len(text):
             tokens.append(_Token("end", "end of rule", pos))
@@ -1075,11 +1076,10 @@ def _rule_for(canonical: str) -> Rule:
 
 def _to_ast(source: Any) -> dict:
     if not isinstance(source, str):
-        ast = decode_ast(source)
-        text = print_ast(ast)
+        text = print_ast(decode_ast(source))
         if len(text) > MAX_CHARS:
             raise RuleError(f"too long: {len(text)} characters (at most {MAX_CHARS})")
-        return ast
+        return parse_ast(text)          # the same tree (§2.1), held to the text's nesting cap
     if len(source) > MAX_CHARS:
         raise RuleError(f"too long: {len(source)} characters (at most {MAX_CHARS})")
     return parse_ast(source)

@@ -520,3 +520,13 @@ def test_verdict_tables_agree_with_the_reference_evaluator(text, contexts):
                 continue
             assert not failed >> cur & 1 and bool(accepted >> cur & 1) == verdict, \
                 (text, cur, prev, prev2, n)
+
+
+def test_json_ast_is_held_to_the_same_nesting_cap_as_text():
+    deep = {"op": "call", "fn": "face", "args": [{"op": "var", "name": "cur"}]}
+    for _ in range(60):
+        deep = {"op": "not", "args": [deep]}
+    with pytest.raises(RuleError, match="too deeply nested"):
+        compile_rule(deep)
+    with pytest.raises(RuleError, match="unexpected character"):
+        compile_rule("rank(cur) == \u0663")          # only ASCII digits are integers
