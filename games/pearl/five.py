@@ -136,6 +136,7 @@ class FiveState(State):
         return {
             "size": self.size, "board": self.render_text().splitlines()[:-1],
             "black": g.point_list(self.black), "white": g.point_list(self.white),
+            "counts": {"black": self.black.bit_count(), "white": self.white.bit_count()},
             "to_move": self.current_player, "ply": self.ply, "last_move": self.last,
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }

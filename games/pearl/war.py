@@ -178,6 +178,7 @@ class WarState(State):
         return {
             "size": self.size, "board": self.render_text().splitlines()[:-1],
             "black": g.point_list(self.black), "white": g.point_list(self.white),
+            "counts": {"black": self.black.bit_count(), "white": self.white.bit_count()},
             "to_move": self.current_player, "ply": self.ply, "last_move": self.last,
             "no_push_back": {"direction": DIR_LETTERS[opposite(self.ban_dir)],
                              "points": g.point_list(self.ban)} if self.ban else None,

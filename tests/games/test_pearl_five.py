@@ -50,6 +50,7 @@ def test_handicap_black_diagonal_does_not_count():
     assert "g6" in on.view(None)["white"]
     off = GAME.position(**DIAGONAL, to_move=0, options={"handicap": "off"}).play("g7S")
     assert off.outcome.winners == (0,) and off.outcome.termination is Termination.LINE
+    assert off.view(1)["counts"] == {"black": 6, "white": 5}
 
 
 def test_handicap_black_overline_made_by_white_does_not_count():

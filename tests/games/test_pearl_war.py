@@ -41,6 +41,7 @@ def test_start_perft_black_first():
 def test_start_layout():
     view = GAME.new_state().view(None)
     assert len(view["white"]) == len(view["black"]) == 36
+    assert view["counts"] == {"black": 36, "white": 36} and view["to_move"] == BLACK
     assert "a1" in view["white"] and "h1" in view["white"] and "a8" in view["white"]
     assert "s19" in view["black"] and "l19" in view["black"] and "s12" in view["black"]
     square = GAME.new_state(options={"army": "square", "size": 13}).view(None)
