@@ -56,7 +56,13 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
     """
     nb, s, ps = g.nbr[d], g.step[d], g.perp_shift[d]
     up, sh = s > 0, abs(s)
-    row, front = run(g, occ, q, d)
+    row, front = 1 << q, q
+    while True:  # run(q, d), inlined: this is the engines' innermost loop
+        nxt = nb[front]
+        if nxt < 0 or not (occ >> nxt) & 1:
+            break
+        front = nxt
+        row |= 1 << nxt
     f = row & ok
     if not ((f << ps) | (f >> ps)) & ok:
         return 0
