@@ -306,11 +306,11 @@ def move_submit(*, match_id: int, user: "User", move: str, ply: int | None = Non
     match, seats = _locked_match(match_id)
     seat = _seat_of(user, seats)
     _require_active(match)
-    if match.to_move != seat.seat:
-        raise Forbidden(f"it is seat {match.to_move}'s turn, not yours", code="not_your_turn")
-    if ply is not None and ply != match.ply:
+    if ply is not None and ply != match.ply:     # first: the client's picture is out of date
         raise Conflict(f"the match is at ply {match.ply}, not {ply}", code="stale_ply",
                        detail={"ply": match.ply})
+    if match.to_move != seat.seat:
+        raise Forbidden(f"it is seat {match.to_move}'s turn, not yours", code="not_your_turn")
     state = match_state(match)
     parsed = state.parse_move(move)
     return _record_move(match, seats, seat.seat, parsed, state.apply(parsed))

@@ -91,7 +91,9 @@ except (ValueError, KeyError) as exc:  # django-environ rejects unknown schemes 
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from exc
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web + worker) share the file: wait for locks instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # IMMEDIATE: every transaction takes the write lock up front, so concurrent writers queue
+    # instead of failing on a stale read snapshot (SQLite has no row locks).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite cannot defer the ladder's unique-rank constraint; PostgreSQL enforces it (deferred).
@@ -143,12 +145,13 @@ BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 CELERY_RESULT_BACKEND = None  # results go to the database through services, never to Celery
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 else:
