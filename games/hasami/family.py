@@ -653,7 +653,8 @@ class FamilyGame(Game):
         for name in names:
             sq = b.parse_square(str(name).strip().lower())
             if sq is None:
-                raise InvalidStateError(f"{name!r} is not a square of the {b.files}x{b.ranks} board")
+                raise InvalidStateError(
+                    f"{name!r} is not a square of the {b.files}x{b.ranks} board")
             if mask >> sq & 1:
                 raise InvalidStateError(f"{name} is listed twice")
             mask |= 1 << sq
