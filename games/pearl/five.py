@@ -175,6 +175,7 @@ class PearlFive(Game):
         "size": OptionSpec(19, "board N×N", choices=(15, 19)),
         "handicap": OptionSpec("on", "on: Black wins only with exactly five, horizontal or "
                                "vertical", choices=("on", "off")),
+        # [R] push=run is the default reading of §4.2; push=single the alternative
         "push": OptionSpec("run", "a push-in shifts the whole run, or only a pearl with empty "
                            "space ahead", choices=("run", "single")),
     }

@@ -172,6 +172,7 @@ class PearlMaze(Game):
     max_players = 1
     options = {
         "size": OptionSpec(19, "board N×N (n+2 ≤ N)", min=9, max=19),
+        # [R] maze square 4×4, black replacing a corner: the smallest fitting the text's 47 (§1)
         "n": OptionSpec(4, "side of the white square", min=3, max=8),
         "black": OptionSpec("corner", "black replaces the top-left corner, or stands left of it",
                             choices=("corner", "outside")),

@@ -207,7 +207,8 @@ def _slide_lengths(state: SurvivalState, seat: int) -> list[tuple[int, int]]:
 
 def _start_turn(state: SurvivalState, fresh_history: bool) -> SurvivalState:
     """Pass the turn on (§6.4): the next live seat with no legal slide dies, its pearl white;
-    then the last survivor wins, a third repetition or the ply cap cuts the game off (§11)."""
+    then the last survivor wins, a third repetition or the ply cap cuts the game off (§11; the
+    safeguards are [R], §1)."""
     pos, out, bans = list(state.pos), list(state.out), list(state.bans)
     whites, seat, dead = state.whites, state.turn, state.dead
     while True:
@@ -261,6 +262,7 @@ class PearlSurvival(Game):
     max_players = 4
     options = {
         "size": OptionSpec(19, "board N×N (n+2 ≤ N)", min=9, max=19),
+        # [R] survival square 6×6: its 20 perimeter points seat 2–4 pearls (§1)
         "n": OptionSpec(6, "side of the white square", min=4, max=8),
         "enter": OptionSpec("any", "what the point a pearl steps into may hold",
                             choices=("any", "white")),

@@ -28,7 +28,7 @@ NO_BAN = -1
 
 
 def home(g: Grid, seat: int) -> int:
-    """§3.1: White's home is a1, Black's the opposite corner."""
+    """§3.1 [R] homes in opposite corners: White's is a1, Black's the opposite corner."""
     return g.index(g.n - 1, g.n - 1) if seat == BLACK else 0
 
 
@@ -152,7 +152,8 @@ class WarState(State):
         return state._judged()
 
     def _judged(self) -> "WarState":
-        """§11 order after the win: mutual block (§2.6), repetition, the ply cap (§3.5)."""
+        """§11 order after the win: mutual block (§2.6), repetition, the ply cap (§3.5); the
+        draw safeguards are [R] (§1): the text has none, a server needs them."""
         g = self.grid
         if not has_move(g, self.black, self.white, self.turn, self.ban_dir, self.ban) and \
                 not has_move(g, self.black, self.white, 1 - self.turn, NO_BAN, 0):
@@ -220,6 +221,7 @@ class PearlWar(Game):
         "size": OptionSpec(19, "board N×N", choices=(13, 15, 19)),
         "army": OptionSpec("staircase", "shape of each 36-pearl army",
                            choices=("staircase", "square")),
+        # [R] first player: not stated in the text; Black, by Go habit (§1)
         "first": OptionSpec("black", "side that plays ply 1", choices=("black", "white")),
         "max_plies": OptionSpec(600, "draw after this many plies", min=100, max=2000),
     }

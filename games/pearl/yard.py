@@ -196,6 +196,7 @@ class PearlYard(Game):
     title = "Pearl Yard"
     options = {
         "size": OptionSpec(9, "board N×N; the cross is centred", choices=(9, 11, 13)),
+        # [R] first player: Police, the layout being checked for it (§1)
         "first": OptionSpec("police", "who plays ply 1", choices=("police", "thief")),
     }
     variants = {"standard": {}}
