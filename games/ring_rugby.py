@@ -132,6 +132,8 @@ class Geometry:
         return 1 <= col <= self.w and 1 <= row <= self.depth
 
     def _cell_name(self, col: int, row: int) -> str:
+        # §2 [R: size, off-board ring]: files a.., ranks 1..2H; ranks 0 and 2H+1 on files a..,
+        # L1.. and R1.. beside the field.
         w, depth = self.w, self.depth
         if 1 <= col <= w and 0 <= row <= depth + 1:
             return f"{FILE_LETTERS[col - 1]}{row}"
@@ -406,7 +408,7 @@ class RingRugbyState(State):
         out.extend(step_move[t] for t in _bits(g.king_mask[p] & ~occ))     # §3.1 king step
         if g.entry_mask[self.to_move] >> p & 1:                             # §3.2 goal-in
             out.append(g.goal_move[p])
-        receivers = mine & ~self.rings
+        receivers = mine & ~self.rings        # a piece holds at most one ring [R]
         out.extend(mv for tb, mv in g.passes[self.to_move][p] if receivers & tb)   # §3.3
         if rules.advanced and rules.big_move_carriers:                    # §3.5 [R]
             self._big_moves(p, mine, occ, 2, out)
@@ -487,7 +489,8 @@ class RingRugbyState(State):
         return black, white, rings, off, retal, _REGION_CHAR[touched]
 
     def _knock_back(self, a: int, t: int, opp: int, occ: int, off: tuple) -> tuple[int, tuple, int]:
-        """§3.4 resolution step 1-2: where the target lands, and the updated enemy/off-board."""
+        """§3.4 resolution steps 1-2: where the target lands, and the updated enemy/off-board.
+        Knock-back runs along d, away from the attacker [R: "backward"]."""
         g, advanced = self.geo, self.rules.advanced
         diff = t - a
         d = diff if diff in (1, -1, g.stride, -g.stride) else diff // 2
@@ -576,7 +579,7 @@ class RingRugbyState(State):
 
     def _danger(self) -> frozenset:
         """Position keys already seen repetition_count-1 times: the only ones a ply can repeat
-        into a §4.4 verdict."""
+        into a §4.4 verdict [R: count and details]."""
         cached = self.__dict__.get("_danger_cache")
         if cached is None:
             need = self.rules.repetition_count - 1
@@ -600,6 +603,7 @@ class RingRugbyState(State):
             # §4.1: a goal-in wins at once; §3.8 does not run.
             return self._successor(self.black, self.white, self.rings, self.off, (), MIXED,
                                    move, Outcome.win(self.to_move, 2, Termination.GOAL))
+        # §3.8 [R: the order]: re-entry (in _resolve), legality (trusted here), end checks.
         resolved = self._resolve(move)
         black, white, rings, off, retal, region = resolved
         verdict = self._verdict(move, resolved)
