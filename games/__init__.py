@@ -21,6 +21,7 @@ _GAME_MODULES: tuple[str, ...] = (
     "hasami",
     "new_eleusis",
     "pearl",
+    "ring_rugby",
 )
 for _name in _GAME_MODULES:
     import_module(f"{__name__}.{_name}")
