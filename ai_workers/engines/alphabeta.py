@@ -27,14 +27,17 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class AlphaBetaEngine(Engine):
-    """Iterative-deepening alpha-beta; `Limit.depth` caps the nominal depth. Other seat counts
-    are searched by UCT with the same evaluator (`fallback`)."""
+    """Iterative-deepening alpha-beta. `Limit.depth` and the engine's own `max_depth` (a level
+    setting) cap the nominal depth. Other seat counts are searched by UCT with the same evaluator
+    (`fallback`)."""
 
     def __init__(self, level: str, default_limit: Limit, evaluator: Evaluator | None = None,
-                 quiescence: bool = True, fallback: Engine | None = None) -> None:
+                 quiescence: bool = True, max_depth: int = MAX_DEPTH,
+                 fallback: Engine | None = None) -> None:
         super().__init__(level, default_limit)
         self.evaluator = evaluator or Evaluator()
         self.quiescence = quiescence
+        self.max_depth = max_depth
         self.fallback = fallback or MCTSEngine(level, default_limit, self.evaluator)
 
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
@@ -42,7 +45,8 @@ class AlphaBetaEngine(Engine):
             return self.fallback._search(state, limit, rng, budget)
         if not limit.is_bounded:
             limit = Limit(depth=1)
-        return _Search(self, state, rng, budget).run(limit.depth or MAX_DEPTH)
+        depth = min(limit.depth or MAX_DEPTH, self.max_depth)
+        return _Search(self, state, rng, budget).run(depth)
 
 
 class _Search:
@@ -50,6 +54,7 @@ class _Search:
 
     def __init__(self, engine: AlphaBetaEngine, root: State, rng: Random, budget: Budget) -> None:
         self.evaluator = engine.evaluator
+        self.key = engine.evaluator.table_key
         self.use_quiescence = engine.quiescence
         self.root = root
         self.budget = budget
@@ -141,7 +146,8 @@ class _Search:
         self._tick()
         if depth <= 0:
             return self._quiesce(state, QUIESCENCE_DEPTH, alpha, beta, ply)
-        entry = self.table.get(state)
+        key = self.key(state)
+        entry = self.table.get(key)
         tt_move = None
         if entry is not None:
             e_depth, e_value, e_flag, tt_move = entry
@@ -165,7 +171,9 @@ class _Search:
                         self._reward(move, depth, ply)
                         break
         flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-        self._store(state, depth, best, flag, best_move)
+        if len(self.table) >= TABLE_LIMIT:
+            self.table.clear()
+        self.table[key] = (depth, best, flag, best_move)
         return best
 
     def _quiesce(self, state: State, qdepth: int, alpha: float, beta: float, ply: int) -> float:
@@ -204,16 +212,11 @@ class _Search:
             killers[1], killers[0] = killers[0], move
         self.history[move] = self.history.get(move, 0) + depth * depth
 
-    def _store(self, state: State, depth: int, value: float, flag: int, move) -> None:
-        if len(self.table) >= TABLE_LIMIT:
-            self.table.clear()
-        self.table[state] = (depth, value, flag, move)
-
     def _pv(self, first, depth: int) -> list:
         pv, state, seen = [first], self.root.apply(first), set()
         while len(pv) < depth and not state.is_terminal and state not in seen:
             seen.add(state)
-            entry = self.table.get(state)
+            entry = self.table.get(self.key(state))
             if entry is None or entry[3] is None:
                 break
             pv.append(entry[3])

@@ -156,6 +156,10 @@ class Evaluator:
         """The moves quiescence search keeps looking at (captures, threats); none by default."""
         return []
 
+    def table_key(self, state: State):
+        """The transposition-table key of `state`; by default the (hashable) state itself."""
+        return state
+
     def playout_move(self, state: State, moves: Sequence, rng: Random):
         """The MCTS rollout policy: one move among `moves` (all legal in `state`)."""
         return moves[rng.randrange(len(moves))]

@@ -1,0 +1,170 @@
+"""Engine strength and speed: level-vs-level and engine-vs-plain-UCT matches, nodes/s per game.
+
+    python -m bench.engines                         # every game, the default (small) budgets
+    python -m bench.engines hasami-shogi --games 20 --seconds 0.5
+    python -m bench.engines --speed-only
+
+For each game it prints a win-rate table. Rows:
+- `strong vs uct`: the strong level's engine against plain UCT (random rollouts, no evaluator) at
+  the *same* time per move (`--seconds`); this is the number the engines are judged by;
+- `strong vs medium`, `medium vs easy`, `easy vs random`: each level with its own default budget,
+  scaled by `--scale` so a run stays short.
+Seats alternate between games; in games for more seats the engine under test plays one seat and
+the opponent engine all the others (the seat rotates). A game still running after `--max-plies`
+plies is counted as a draw ("capped"). Score = (wins + draws / 2) / games.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from random import Random
+
+import games
+from ai_workers.engines import Engine, Limit, MCTSEngine, get_engine, levels_for
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    capped: int = 0
+    plies: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+def plain_uct(limit: Limit) -> Engine:
+    return MCTSEngine("plain-uct", limit)
+
+
+def play_game(state, engines: list, limits: list, rng: Random, max_plies: int):
+    """Play to the end (or the cap); `engines[seat]` moves for each seat. Returns the final state."""
+    plies = 0
+    while not state.is_terminal and plies < max_plies:
+        seat = state.current_player
+        result = engines[seat].search(state, limit=limits[seat], rng=rng)
+        state = state.apply(result.move)
+        plies += 1
+    return state
+
+
+def match(slug: str, make_a, make_b, limit_a: Limit, limit_b: Limit, n_games: int,
+          max_plies: int, seed: int = 0) -> Tally:
+    """`n_games` games of engine A against B (B takes every other seat); A's tally."""
+    game = games.get_game(slug)
+    players = game.min_players if game.min_players > 1 else None
+    tally = Tally()
+    for i in range(n_games):
+        state = game.new_state(players=players, seed=seed + i)
+        a_seat = i % state.players
+        engines = [make_a() if s == a_seat else make_b() for s in range(state.players)]
+        limits = [limit_a if s == a_seat else limit_b for s in range(state.players)]
+        final = play_game(state, engines, limits, Random(seed * 1000 + i), max_plies)
+        tally.plies += final.ply
+        if not final.is_terminal:
+            tally.draws += 1
+            tally.capped += 1
+        elif a_seat in final.outcome.winners and len(final.outcome.winners) == 1:
+            tally.wins += 1
+        elif not final.outcome.winners or a_seat in final.outcome.winners:
+            tally.draws += 1
+        else:
+            tally.losses += 1
+    return tally
+
+
+def speed(slug: str, level: str, seconds: float, warmup_plies: int = 20) -> tuple[float, float]:
+    """(nodes/s from the start, nodes/s after `warmup_plies` random plies) for one level."""
+    game = games.get_game(slug)
+    out = []
+    for plies in (0, warmup_plies):
+        state = game.new_state(players=game.min_players, seed=1)
+        rng = Random(plies)
+        for _ in range(plies):
+            if state.legal_moves() and not state.is_terminal:
+                state = state.apply(rng.choice(state.legal_moves()))
+        if state.is_terminal:
+            out.append(0.0)
+            continue
+        result = get_engine(slug, level).search(state, limit=Limit(seconds=seconds), rng=Random(0))
+        out.append(result.nodes / max(result.seconds, 1e-9))
+    return out[0], out[1]
+
+
+def print_row(label: str, tally: Tally, elapsed: float) -> None:
+    print(f"  {label:<22} {tally.games:>5} {tally.wins:>5} {tally.draws:>5} {tally.losses:>6} "
+          f"{tally.capped:>6} {100 * tally.score:>6.1f}% {tally.plies / max(tally.games, 1):>7.1f} "
+          f"{elapsed:>7.1f}s", flush=True)
+
+
+def bench_game(slug: str, args) -> None:
+    game = games.get_game(slug)
+    table = levels_for(slug)
+    print(f"\n{slug}  ({game.min_players}-{game.max_players} seats)", flush=True)
+    start_nps, mid_nps = speed(slug, "strong", args.speed_seconds)
+    uct_start, uct_mid = speed_plain(slug, args.speed_seconds)
+    print(f"  speed: strong {start_nps:,.0f} nodes/s at the start, {mid_nps:,.0f} mid-game; "
+          f"plain UCT {uct_start:,.0f} / {uct_mid:,.0f} playouts/s", flush=True)
+    if args.speed_only or game.has_hidden_information or game.max_players == 1:
+        return
+    print(f"  {'pairing':<22} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'capped':>6} "
+          f"{'score':>7} {'plies':>7} {'time':>8}")
+    equal = Limit(seconds=args.seconds)
+    rows = [("strong vs uct", lambda: table["strong"](), lambda: plain_uct(equal), equal, equal)]
+    for a, b in (("strong", "medium"), ("medium", "easy"), ("easy", "random")):
+        la = table[a]().default_limit.scaled(args.scale)
+        lb = table[b]().default_limit.scaled(args.scale)
+        rows.append((f"{a} vs {b}", table[a], table[b], la, lb))
+    for label, make_a, make_b, la, lb in rows:
+        if args.only and args.only not in label:
+            continue
+        started = time.perf_counter()
+        tally = match(slug, make_a, make_b, la, lb, args.games, args.max_plies, args.seed)
+        print_row(label, tally, time.perf_counter() - started)
+
+
+def speed_plain(slug: str, seconds: float) -> tuple[float, float]:
+    game = games.get_game(slug)
+    out = []
+    for plies in (0, 20):
+        state = game.new_state(players=game.min_players, seed=1)
+        rng = Random(plies)
+        for _ in range(plies):
+            if not state.is_terminal:
+                state = state.apply(rng.choice(state.legal_moves()))
+        if state.is_terminal:
+            out.append(0.0)
+            continue
+        result = plain_uct(Limit(seconds=seconds)).search(state, rng=Random(0))
+        out.append(result.nodes / max(result.seconds, 1e-9))
+    return out[0], out[1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("slugs", nargs="*", help="games (default: every registered game)")
+    parser.add_argument("--games", type=int, default=6, help="games per pairing")
+    parser.add_argument("--seconds", type=float, default=0.3,
+                        help="time per move for strong vs plain UCT")
+    parser.add_argument("--scale", type=float, default=0.1,
+                        help="factor on each level's own budget in level-vs-level rows")
+    parser.add_argument("--max-plies", type=int, default=200)
+    parser.add_argument("--speed-seconds", type=float, default=1.0)
+    parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--only", default="", help="run only the rows whose label contains this")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    for slug in args.slugs or sorted(games.GAMES):
+        bench_game(slug, args)
+
+
+if __name__ == "__main__":
+    main()
