@@ -229,7 +229,8 @@ class MatchBoardApi(APIView):
         seat = selectors.viewer_seat(match, request.user)
         state = selectors.match_state(match)
         if request.query_params.get("as") == "text":
-            return HttpResponse(state.render_text(seat), content_type="text/plain; charset=utf-8")
+            text = state.render_text(seat)
+            return HttpResponse(text if text.endswith("\n") else text + "\n", content_type="text/plain; charset=utf-8")
         return HttpResponse(state.render_svg(seat), content_type="image/svg+xml")
 
 

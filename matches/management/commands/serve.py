@@ -7,6 +7,7 @@ Production runs them as separate processes (gunicorn, `celery worker`, `celery b
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -32,6 +33,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, no_worker: bool, **options):
         port = _port()
+        # SIGTERM (from a process manager or `kill`) unwinds normally, so the worker is stopped too.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         worker = None
         if not no_worker:
             worker = subprocess.Popen([
