@@ -91,3 +91,52 @@ def test_hasami_does_not_step_into_a_capture():
     replies = get_engine("hasami-shogi", "strong").search(after, limit=Limit(nodes=4000),
                                                             rng=Random(0))
     assert after.apply(replies.move).captures[1] == 0
+
+
+# -- Glass Pearl games (rules/pearl.md §10) -----------------------------------------------------
+def _longest_walk(state) -> int:
+    if state.is_terminal:
+        return 0
+    return 1 + max(_longest_walk(state.apply(m)) for m in state.legal_moves())
+
+
+def test_maze_solver_finds_the_longest_walk_of_a_small_square():
+    state = games.get_game("pearl-maze").new_state(options={"n": 3})
+    result = get_engine("pearl-maze", "medium").search(state, limit=Limit(nodes=5000),
+                                                         rng=Random(0))
+    best = _longest_walk(state)
+    assert len(result.pv) == best and result.pv[0] == result.move
+    end = state
+    for move in result.pv:
+        end = end.play(move)
+    assert end.is_terminal and end.outcome.scores == (float(best),)
+
+
+def test_maze_solver_reaches_a_goal():
+    game = games.get_game("pearl-maze")
+    state = game.new_state(options={"n": 3})
+    far = state
+    while not far.is_terminal:          # some point the black pearl can reach
+        far = far.apply(far.legal_moves()[-1])
+    goal = far.grid.names[far.black]
+    puzzle = game.new_state(options={"n": 3, "goal": goal})
+    result = get_engine("pearl-maze", "easy").search(puzzle, limit=Limit(nodes=5000),
+                                                       rng=Random(0))
+    end = puzzle
+    for move in result.pv:
+        end = end.play(move)
+    assert result.value == 1.0 and end.outcome.winners == (0,)
+
+
+def test_maze_solver_keeps_to_its_node_budget():
+    state = games.get_game("pearl-maze").new_state()
+    result = get_engine("pearl-maze", "strong").search(state, limit=Limit(nodes=300),
+                                                         rng=Random(0))
+    assert result.nodes == 300 and result.move in state.legal_moves() and len(result.pv) > 10
+
+
+def test_yard_police_wins_from_the_cross():
+    state = games.get_game("pearl-yard").new_state()
+    result = get_engine("pearl-yard", "strong").search(state, limit=Limit(nodes=9000),
+                                                         rng=Random(0))
+    assert result.value > 0.9
