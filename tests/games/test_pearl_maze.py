@@ -11,6 +11,8 @@ from games.pearl.maze import MAX_STEPS, MazeState, record_steps
 GAME = games.get_game("pearl-maze")
 LINE_17 = "RDLDDRUURURDDDLLL"
 LINE_69 = "RDLDRRDRRRUUULLDLLULLDDDRDRURRURRRDLLLDLULLLDDRRUUURRUULLDLLLURRRRRRR"
+# A longest line from the `black=outside` start, found by exhaustive search (2,493,466 positions).
+LINE_77 = "RRRDRDLDRDDLUUULDLLLURRRURDRURULURRDDDLLLDDLDRRRRUUUUURULLLLDDDLLUUURRRRRURDD"
 
 
 def _replay_stepwise(record, options=None):
@@ -63,10 +65,12 @@ def test_n3_maximum_is_17_by_exhaustive_search():
     assert _longest(GAME.new_state(options={"n": 3})) == 17
 
 
-def test_outside_start():
+def test_outside_start_and_a_77_step_line():
     state = GAME.new_state(variant="outside")
     view = state.view(None)
     assert view["black"] == "g12" and len(view["whites"]) == 16 and "h12" in view["whites"]
+    final = _replay_stepwise(LINE_77, {"black": "outside"})
+    assert final.outcome.termination is Termination.NO_MOVES and final.outcome.scores == (77.0,)
 
 
 # §5.3 step rules -------------------------------------------------------------------------------
