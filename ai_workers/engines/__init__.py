@@ -16,7 +16,7 @@ from .mcts import MCTSEngine
 from .simple import PlainMovePolicy, RandomEngine
 from .table import DEFAULT_LIMITS, ENGINE_TABLE, get_engine, levels_for, register_levels
 
-from . import hasami, pearl  # noqa: E402,F401  (per-game modules fill the engine table on import)
+from . import glaisher, hasami, pearl, ring_rugby  # noqa: E402,F401  (per-game modules fill the engine table on import)
 
 __all__ = [
     "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator", "Limit",

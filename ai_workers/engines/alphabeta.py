@@ -63,7 +63,7 @@ class _Search:
         self.history: dict = {}
         moves = list(root.legal_moves())
         rng.shuffle(moves)               # variety between equal moves, reproducible per rng
-        self.root_moves = self.evaluator.order_moves(root, moves)
+        self.root_moves = self.evaluator.root_moves(root, moves)
 
     # -- driver --------------------------------------------------------------------------------
     def run(self, max_depth: int) -> SearchResult:

@@ -149,8 +149,14 @@ class Evaluator:
         return tuple((self.evaluate(state, seat) + 1.0) / 2.0 for seat in range(state.players))
 
     def order_moves(self, state: State, moves: list) -> list:
-        """Moves in the order alpha-beta should try them (best first)."""
+        """Moves in the order alpha-beta should try them (best first). An evaluator may also
+        leave moves out here (forward pruning in games with huge move lists)."""
         return moves
+
+    def root_moves(self, state: State, moves: list) -> list:
+        """The root's move order; by default `order_moves`. Pruning evaluators return every
+        move here (pruned choice first), so the root never misses a move outright."""
+        return self.order_moves(state, moves)
 
     def noisy_moves(self, state: State, moves: list) -> list:
         """The moves quiescence search keeps looking at (captures, threats); none by default."""

@@ -140,3 +140,24 @@ def test_yard_police_wins_from_the_cross():
     result = get_engine("pearl-yard", "strong").search(state, limit=Limit(nodes=9000),
                                                          rng=Random(0))
     assert result.value > 0.9
+
+
+# -- Ring Rugby and Glaisher ------------------------------------------------------------------
+def test_ring_rugby_scores_a_goal_in_one():
+    from games.ring_rugby import position
+    state = position({"c12": "B*", "a2": "B", "f11": "W*", "a11": "W"}, to_move=0)
+    result = get_engine("ring-rugby", "easy").search(state, limit=Limit(nodes=2000), rng=Random(0))
+    after = state.apply(result.move)
+    assert after.is_terminal and after.outcome.winners == (0,) and result.value > 0.99
+
+
+def test_glaisher_finds_the_winning_split_and_the_winning_placement():
+    # rules/glaisher.md §6 cases 8 and 9.
+    game = games.get_game("glaisher")
+    chain = "R1 a5 b5 c5 d5 f5 g5 g4 g3 R3 e3 Y6 b2 Y6 h8"
+    state = game.position(chain)
+    result = get_engine("glaisher", "easy").search(state, limit=Limit(nodes=3000), rng=Random(0))
+    assert str(result.move) == "e3:2+1/E" and result.value > 0.99
+    state = game.position(chain.replace(" g3", ""))
+    result = get_engine("glaisher", "medium").search(state, limit=Limit(nodes=3000), rng=Random(0))
+    assert str(result.move) in {"e3:2+1/E @g3", "e3:2+1/E @h4", "e3:2+1/NW @e5"}
