@@ -915,20 +915,9 @@ class Rule:
         """Kinds on which the expression has no value (a guess's `case` without `else`)."""
         return 0 if self.fail_table is None else self.fail_table[self._index(prev, prev2, n)]
 
-    def equivalent(self, other: "Rule") -> bool:
+    def equivalent(self, other: "Rule | Guess") -> bool:
         """Same verdict for all 52 kinds in every context over a common N (§5 Express guess)."""
-        lookback = max(self.lookback, other.lookback)
-        base = max(self.n_base, other.n_base, lookback)
-        period = lcm(self.n_period, other.n_period)
-        ns = range(lookback + 1, base + period + 1) if self.uses_n or other.uses_n \
-            else range(lookback + 1, lookback + 2)
-        for n in ns:
-            for prev2 in (range(52) if lookback == 2 else (None,)):
-                for prev in range(52):
-                    if (self.mask(prev, prev2, n) != other.mask(prev, prev2, n)
-                            or self.fail_mask(prev, prev2, n) or other.fail_mask(prev, prev2, n)):
-                        return False
-        return True
+        return _equivalent(self, other)
 
     # -- facts ---------------------------------------------------------------------------------
     @property
@@ -960,6 +949,88 @@ class Rule:
     @property
     def is_live(self) -> bool:
         return self.not_live is None
+
+
+def _equivalent(a: "Rule | Guess", b: "Rule | Guess") -> bool:
+    """Table equality over the common contexts: L and T the larger, P the lcm of both (§5)."""
+    lookback = max(a.lookback, b.lookback)
+    if a.uses_n or b.uses_n:
+        base = max(a.n_base, b.n_base, lookback)
+        ns = range(lookback + 1, base + lcm(a.n_period, b.n_period) + 1)
+    else:
+        ns = range(lookback + 1, lookback + 2)
+    for n in ns:
+        for prev2 in (range(52) if lookback == 2 else (None,)):
+            for prev in range(52):
+                if (a.mask(prev, prev2, n) != b.mask(prev, prev2, n)
+                        or a.fail_mask(prev, prev2, n) or b.fail_mask(prev, prev2, n)):
+                    return False
+    return True
+
+
+class Guess:
+    """An Express guess (§5): checked (steps 1-2) but not tabulated. Its verdicts are computed
+    per context on demand, so comparing it with the rule stops at the first difference."""
+
+    __slots__ = ("canonical", "lookback", "n_base", "n_period", "uses_n", "nodes", "ast_json",
+                 "_masks", "_facts")
+
+    def __init__(self, checked: "_Checked"):
+        self.canonical, self.lookback, self.nodes = checked.canonical, checked.lookback, checked.nodes
+        self.uses_n = checked.uses_n
+        self.n_base = max(checked.n_limit, checked.lookback) if checked.uses_n else checked.lookback
+        self.n_period = checked.period if checked.uses_n else 1
+        self.ast_json = json.dumps(checked.ast, separators=(",", ":"))
+        self._masks = _root_masks(checked.staged)
+        self._facts: tuple[bool, bool] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Guess) and other.canonical == self.canonical
+
+    def __hash__(self) -> int:
+        return hash(("guess", self.canonical))
+
+    def __str__(self) -> str:
+        return self.canonical
+
+    def __repr__(self) -> str:
+        return f"Guess({self.canonical!r})"
+
+    @property
+    def ast(self) -> dict:
+        return json.loads(self.ast_json)
+
+    def mask(self, prev: int, prev2: int | None, n: int) -> int:
+        return self._masks(prev, prev2 if self.lookback == 2 else None, n)[0]
+
+    def fail_mask(self, prev: int, prev2: int | None, n: int) -> int:
+        return self._masks(prev, prev2 if self.lookback == 2 else None, n)[1]
+
+    def accepts(self, cur: int, prev: int, prev2: int | None, n: int) -> bool:
+        return bool(self.mask(prev, prev2, n) >> cur & 1)
+
+    def equivalent(self, other: "Rule | Guess") -> bool:
+        return _equivalent(self, other)
+
+    def _scan(self) -> tuple[bool, bool]:
+        if self._facts is None:
+            total = live = True
+            ns = range(self.lookback + 1, self.n_base + self.n_period + 1)
+            for n in ns:
+                for q in (range(52) if self.lookback == 2 else (None,)):
+                    for p in range(52):
+                        accepted, failed = self._masks(p, q, n)
+                        total, live = total and not failed, live and bool(accepted)
+            self._facts = (total, live)
+        return self._facts
+
+    @property
+    def is_total(self) -> bool:
+        return self._scan()[0]
+
+    @property
+    def is_live(self) -> bool:
+        return self._scan()[1]
 
 
 def _context_text(prev: int, prev2: int | None, n: int, uses_n: bool) -> str:
@@ -1105,9 +1176,9 @@ def compile_rule(source: Any, cache: bool = True) -> Rule:
     return rule
 
 
-def parse_guess(source: Any, lookback: int) -> Rule:
+def parse_guess(source: Any, lookback: int) -> Guess:
     """An Express guess: steps 1-2 with lookback <= the round's L; need not be total or live."""
-    canonical, guess_lookback = check_expression(source)
-    if guess_lookback > lookback:
+    checked = _check(_to_ast(source))
+    if checked.lookback > lookback:
         raise RuleError(f"the guess uses prev2 (lookback 2) but the round has lookback {lookback}")
-    return _rule_for(canonical)
+    return Guess(checked)

@@ -373,6 +373,17 @@ def test_case15_guess_equivalence():
         parse_guess("color(cur) != color(prev2)", 1)
 
 
+def test_a_guess_is_judged_without_building_its_table():
+    import time
+    slow = "n > 90 and color(cur) != color(prev2) or mod(n, 12) == 0 and mod(n, 5) == 0 or cur == prev"
+    r6 = compile_rule(TABLE["R6"][0])
+    start = time.perf_counter()
+    guess = parse_guess(slow, 2)
+    assert not r6.equivalent(guess) and not guess.equivalent(r6)
+    assert time.perf_counter() - start < 1.0
+    assert guess == parse_guess(slow, 2) and str(guess) == guess.canonical and hash(guess)
+
+
 def test_guesses_need_not_be_total_or_live():
     partial = parse_guess("case suit(cur) of {S: true, C: true, H: false}", 1)
     diamonds = sum(1 << k for k in range(52) if k % 4 == 2)
@@ -476,7 +487,7 @@ def _typed(draw, typ, depth):
         f"({_typed(draw, 'Int', depth - 1)} < {_typed(draw, 'Int', depth - 1)})",
         f"({_typed(draw, 'Bool', depth - 1)} and {_typed(draw, 'Bool', depth - 1)})",
         f"({_typed(draw, 'Bool', depth - 1)} or {_typed(draw, 'Bool', depth - 1)})",
-        f"not {_typed(draw, 'Bool', depth - 1)}",
+        f"(not {_typed(draw, 'Bool', depth - 1)})",
         f"(suit({_typed(draw, 'Card', depth - 1)}) in {{H, C}})",
         f"even({_typed(draw, 'Int', depth - 1)})",
         _case_text(draw, "Bool", depth)]))
@@ -502,24 +513,27 @@ def _typed_rules(draw):
 @given(_typed_rules(), st.lists(st.tuples(st.integers(0, 51), st.integers(0, 51),
                                           st.integers(3, 150)), min_size=4, max_size=4))
 def test_verdict_tables_agree_with_the_reference_evaluator(text, contexts):
-    from games.new_eleusis.rulelang import CaseMiss, evaluate
+    from games.new_eleusis.rulelang import CaseMiss, _rule_for, evaluate
     try:
-        rule = parse_guess(text, 2)
+        guess = parse_guess(text, 2)
     except RuleError as err:
         assert "lcm" in str(err)
         return
-    ast = rule.ast
+    table = _rule_for(guess.canonical)          # the full verdict table, n reduced to its class
+    ast = guess.ast
     for prev, prev2, n in contexts:
-        q = prev2 if rule.lookback == 2 else None
-        accepted, failed = rule.mask(prev, q, n), rule.fail_mask(prev, q, n)
-        for cur in range(52):
-            try:
-                verdict = evaluate(ast, cur, prev, prev2, n)
-            except CaseMiss:
-                assert failed >> cur & 1, (text, cur, prev, prev2, n)
-                continue
-            assert not failed >> cur & 1 and bool(accepted >> cur & 1) == verdict, \
-                (text, cur, prev, prev2, n)
+        for rule in (guess, table):
+            accepted, failed = rule.mask(prev, prev2, n), rule.fail_mask(prev, prev2, n)
+            for cur in range(52):
+                try:
+                    verdict = evaluate(ast, cur, prev, prev2, n)
+                except CaseMiss:
+                    assert failed >> cur & 1, (text, cur, prev, prev2, n)
+                    continue
+                assert not failed >> cur & 1 and bool(accepted >> cur & 1) == verdict, \
+                    (text, cur, prev, prev2, n)
+    assert guess.equivalent(table) == (table.fail_table is None)
+    assert (guess.is_total, guess.is_live) == (table.is_total, table.is_live)
 
 
 def test_json_ast_is_held_to_the_same_nesting_cap_as_text():
