@@ -39,7 +39,7 @@ def ai_move(self, match_id: int, ply: int) -> str | None:
     result = engine.search(state, limit=engine.default_limit.scaled(settings.AI_TIME_SCALE),
                            rng=_engine_rng(match, ply))
     notation = str(result.move)
-    applied = services.ai_move_apply(match_id=match_id, ply=ply, notation=notation)
+    applied = services.ai_move_apply(match_id=match_id, ply=ply, notation=notation) is not None
     log.info("match %s ply %s: %s %s (%s nodes, %.2fs)%s", match_id, ply, seat.ai_level, notation,
              result.nodes, result.seconds, "" if applied else " — stale, dropped")
     return notation if applied else None

@@ -180,13 +180,12 @@ class MatchMovesApi(APIView):
     @extend_schema(request=MoveIn, responses={201: OBJ}, summary="Play a move")
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(MoveIn, request)
-        record = services.move_submit(match_id=pk, user=request.user, move=data["move"],
+        played = services.move_submit(match_id=pk, user=request.user, move=data["move"],
                                       ply=data.get("ply"))
-        match = _match(pk)
-        rules = games.get_game(match.game)
-        shown = selectors.public_move_text(rules, record.notation, selectors.match_state(match))
-        return Response({"ply": record.ply, "seat": record.seat, "move": shown,
-                         "match": selectors.match_detail(match, request.user)},
+        rules = games.get_game(played.match.game)
+        shown = selectors.public_move_text(rules, played.record.notation, played.state)
+        detail = selectors.match_detail(played.match, request.user, played.seats, played.state)
+        return Response({"ply": played.record.ply, "seat": played.record.seat, "move": shown, "match": detail},
                         status=status.HTTP_201_CREATED)
 
 

@@ -36,10 +36,10 @@ def seats_payload(seats: Sequence[MatchSeat]) -> list[dict]:
     return [{"seat": s.seat, "player": s.player_name} for s in seats]
 
 
-def match_summary(match: Match) -> dict:
+def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dict:
     """The list form: no position at all (cheap, and nothing hidden to leak)."""
     rules = games.get_game(match.game)
-    seats = list(match.seats.all())
+    seats = list(match.seats.all()) if seats is None else seats
     return {
         "id": match.pk, "game": match.game, "variant": match.variant or None,
         "options": rules.public_options(match.options), "status": match.status,
@@ -49,12 +49,14 @@ def match_summary(match: Match) -> dict:
     }
 
 
-def match_detail(match: Match, user) -> dict:
-    """The detail form: the viewer's view of the position and, on their turn, their legal moves."""
-    seats = list(match.seats.all())
+def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
+                 state: games.State | None = None) -> dict:
+    """The detail form: the viewer's view of the position and, on their turn, their legal moves.
+    `seats` and `state` may be passed in by a caller that has them already."""
+    seats = list(match.seats.all()) if seats is None else seats
     seat = viewer_seat(match, user, seats)
-    state = match_state(match)
-    payload = match_summary(match)
+    state = match_state(match) if state is None else state
+    payload = match_summary(match, seats)
     payload["viewer_seat"] = seat
     payload["state"] = state.view(seat)
     on_turn = seat is not None and match.status == Match.Status.ACTIVE and match.to_move == seat

@@ -218,6 +218,7 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
 
 
 def _locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
+    """The match row, locked until the transaction ends, and its seats (in seat order)."""
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
@@ -251,7 +252,17 @@ def _schedule_ai(match: Match, seats: Sequence[MatchSeat]) -> None:
         transaction.on_commit(lambda: ai_move.delay(match_id, ply))
 
 
-def _record_move(match: Match, seats: Sequence[MatchSeat], seat: int, move, state) -> Move:
+@dataclass(frozen=True)
+class Played:
+    """A recorded move with the match as it now stands (so callers need not read it again)."""
+
+    record: Move
+    match: Match
+    seats: list[MatchSeat]
+    state: games.State
+
+
+def _record_move(match: Match, seats: list[MatchSeat], seat: int, move, state) -> Played:
     rules = games.get_game(match.game)
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     match.ply += 1
@@ -270,7 +281,7 @@ def _record_move(match: Match, seats: Sequence[MatchSeat], seat: int, move, stat
     _notify([s.user for s in seats if s.seat != seat], "move",
             {"match": match.pk, "ply": record.ply, "seat": seat, "move": shown})
     _schedule_ai(match, seats)
-    return record
+    return Played(record, match, seats, state)
 
 
 def _finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
@@ -302,7 +313,7 @@ def _apply_ratings(match: Match, seats: Sequence[MatchSeat], outcome: games.Outc
 
 
 @transaction.atomic
-def move_submit(*, match_id: int, user: "User", move: str, ply: int | None = None) -> Move:
+def move_submit(*, match_id: int, user: "User", move: str, ply: int | None = None) -> Played:
     match, seats = _locked_match(match_id)
     seat = _seat_of(user, seats)
     _require_active(match)
@@ -317,7 +328,7 @@ def move_submit(*, match_id: int, user: "User", move: str, ply: int | None = Non
 
 
 @transaction.atomic
-def ai_move_apply(*, match_id: int, ply: int, notation: str) -> Move | None:
+def ai_move_apply(*, match_id: int, ply: int, notation: str) -> Played | None:
     """Write an engine's reply, only if the match is still where the engine looked (CAS on ply)."""
     match, seats = _locked_match(match_id)
     if (match.status != Match.Status.ACTIVE or match.ply != ply or match.to_move is None

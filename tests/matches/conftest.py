@@ -3,10 +3,12 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _fast_engines(settings):
-    """Engines think for a twentieth of their level's time in tests; tasks run in-process."""
+def _fast_server(settings):
+    """Engines think for a twentieth of their level's time in tests; tasks run in-process;
+    passwords hash cheaply (persona set-up would otherwise dominate the run time)."""
     from pearlsite.celery import app
 
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AI_TIME_SCALE = 0.05
     settings.ANALYSIS_SECONDS_PER_PLY = 0.02
     # With the CELERY namespace, app.conf keeps the Django-style key name.
