@@ -56,6 +56,8 @@ class Evidence:
     @property
     def next_context(self) -> Context:
         """The context of the next play."""
+        if not self.mainline:
+            raise ValueError("no mainline yet: the starters are not turned up")
         return self.context(len(self.mainline) - 1)
 
     def is_judged(self, index: int) -> bool:
@@ -302,6 +304,8 @@ def analyse(evidence: Evidence, space: tuple[Hypothesis, ...] | None = None,
         bad = mismatches(h.rule, facts)
         score = h.log_prior + bad * disagree + (facts.count - bad) * agree
         scored.append((score + (short if h.rule.lookback < evidence.lookback else 0.0), h, bad))
+    if not scored:
+        raise ValueError(f"no hypothesis fits a round with lookback {evidence.lookback}")
     top = max(s for s, _, _ in scored)
     total = sum(math.exp(s - top) for s, _, _ in scored)
     ranked = sorted(((h, math.exp(s - top) / total, bad) for s, h, bad in scored),

@@ -158,3 +158,11 @@ def test_two_starters_favour_rules_that_use_prev2():
     belief = analyse(simulate(rule, 30, 8))
     assert belief.best.lookback == 2 and belief.best.equivalent(rule)
     assert all(h.rule.lookback == 1 for h, _, _ in analyse(simulate(compile_rule(R1), 5, 8)).ranked)
+
+
+def test_evidence_needs_a_mainline_and_a_fitting_space():
+    with pytest.raises(ValueError, match="no mainline yet"):
+        analyse(Evidence(1, ()))
+    only_pairs = tuple(h for h in hypothesis_space() if h.rule.lookback == 2)
+    with pytest.raises(ValueError, match="no hypothesis fits"):
+        analyse(Evidence(1, cards("5H")), space=only_pairs)
