@@ -35,14 +35,23 @@ def ai_move(self, match_id: int, ply: int) -> str | None:
     if not seat.ai_level:
         return None
     state = match_state(match)
-    engine = get_engine(match.game, seat.ai_level)
-    result = engine.search(state, limit=engine.default_limit.scaled(settings.AI_TIME_SCALE),
-                           rng=_engine_rng(match, ply))
+    result = _search(match, seat.ai_level, state, ply)
     notation = str(result.move)
     applied = services.ai_move_apply(match_id=match_id, ply=ply, notation=notation) is not None
     log.info("match %s ply %s: %s %s (%s nodes, %.2fs)%s", match_id, ply, seat.ai_level, notation,
              result.nodes, result.seconds, "" if applied else " — stale, dropped")
     return notation if applied else None
+
+
+def _search(match: Match, level: str, state: games.State, ply: int):
+    """The level's engine within its budget; should it fail, the random player keeps the match going."""
+    engine = get_engine(match.game, level)
+    try:
+        return engine.search(state, limit=engine.default_limit.scaled(settings.AI_TIME_SCALE),
+                             rng=_engine_rng(match, ply))
+    except Exception:
+        log.exception("engine %s failed on match %s ply %s; playing a random move", level, match.pk, ply)
+        return get_engine(match.game, "random").search(state, rng=_engine_rng(match, ply))
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
+from rest_framework.authtoken.models import Token
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +19,7 @@ import games
 from ai_workers.engines import LEVELS
 
 from . import ladders, selectors, services
-from .errors import BadRequest, NotFound
+from .errors import BadRequest, Forbidden, NotFound
 from .models import Analysis, Challenge, ChallengeSeat, Event, Ladder, Match, Rating
 from .ratings import PROVISIONAL_DEVIATION
 from .serializers import (AnalysisIn, ChallengeIn, LadderChallengeIn, LadderIn, MoveIn, OfferIn,
@@ -63,8 +64,6 @@ class TokenApi(APIView):
 
     @extend_schema(request=TokenIn, responses={200: OBJ}, summary="Get your API token")
     def post(self, request: Request) -> Response:
-        from rest_framework.authtoken.models import Token
-
         data = _valid(TokenIn, request)
         user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
@@ -296,8 +295,6 @@ class LadderListApi(APIView):
     @extend_schema(request=LadderIn, responses={201: OBJ}, summary="Create a ladder (staff)")
     def post(self, request: Request) -> Response:
         if not request.user.is_staff:
-            from .errors import Forbidden
-
             raise Forbidden("only staff create ladders", code="staff_only")
         data = _valid(LadderIn, request)
         ladder = ladders.ladder_create(**data)

@@ -4,13 +4,15 @@ Nothing here returns `to_dict()` or the match seed to a client; hidden moves are
 public form (`Game.public_notation`)."""
 from __future__ import annotations
 
+import json
 from typing import Sequence
 
 from django.db.models import Prefetch, QuerySet
 
 import games
+from games.record import format_record
 
-from .models import Challenge, Match, MatchSeat, Move
+from .models import Challenge, Match, MatchSeat
 
 
 def match_state(match: Match) -> games.State:
@@ -76,8 +78,6 @@ def match_moves(match: Match) -> list[dict]:
 
 def match_export(match: Match) -> str:
     """A text record that `games.record.replay_record` replays (perfect-information games)."""
-    from games.record import format_record
-
     rules = games.get_game(match.game)
     seats = list(match.seats.all())
     tags: dict[str, object] = {
@@ -98,8 +98,6 @@ def match_export(match: Match) -> str:
 
 
 def _json(value) -> str:
-    import json
-
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -135,7 +133,3 @@ def challenge_payload(challenge: Challenge) -> dict:
         "match": challenge.match_id, "ladder": challenge.ladder_id,
         "created_at": challenge.created_at,
     }
-
-
-def moves_of(match: Match) -> QuerySet[Move]:
-    return match.moves.order_by("ply")
