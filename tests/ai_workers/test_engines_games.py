@@ -161,3 +161,16 @@ def test_glaisher_finds_the_winning_split_and_the_winning_placement():
     state = game.position(chain.replace(" g3", ""))
     result = get_engine("glaisher", "medium").search(state, limit=Limit(nodes=3000), rng=Random(0))
     assert str(result.move) in {"e3:2+1/E @g3", "e3:2+1/E @h4", "e3:2+1/NW @e5"}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_survival_many_seats_search_with_per_seat_values(players):
+    state = games.get_game("pearl-survival").new_state(players=players, seed=2)
+    rng = Random(4)
+    for _ in range(players + 2):
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert not state.is_terminal
+    result = get_engine("pearl-survival", "strong").search(state, limit=Limit(nodes=150),
+                                                             rng=Random(0))
+    assert result.move in state.legal_moves() and result.nodes == 150
+    assert -1.0 <= result.value <= 1.0
