@@ -22,7 +22,7 @@ run: install
 	$(PY) manage.py serve
 
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: bench-perft bench-playouts bench-moves bench-engines
 
