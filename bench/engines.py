@@ -2,7 +2,7 @@
 
     python -m bench.engines                         # every game, the default (small) budgets
     python -m bench.engines hasami-shogi --games 20 --seconds 0.5
-    python -m bench.engines --speed-only
+    python -m bench.engines --speed-only --timing      # nodes/s and reply time per level
 
 For each game it prints a win-rate table. Rows:
 - `strong vs uct`: the strong level's engine against plain UCT (random rollouts, no evaluator) at
@@ -99,6 +99,30 @@ def speed(slug: str, level: str, seconds: float, warmup_plies: int = 20) -> tupl
     return out[0], out[1]
 
 
+def reply_times(slug: str, plies: int = 20) -> dict:
+    """Each level's reply time with its own default budget: (start, mid-game) seconds."""
+    game = games.get_game(slug)
+    start = game.new_state(players=game.min_players, seed=1)
+    mid, rng = start, Random(plies)
+    for _ in range(plies):
+        if mid.is_terminal:
+            break
+        following = mid.apply(rng.choice(mid.legal_moves()))
+        if following.is_terminal:
+            break
+        mid = following
+    out = {}
+    for level in levels_for(slug):
+        engine = get_engine(slug, level)
+        times = []
+        for state in (start, mid):
+            started = time.perf_counter()
+            engine.search(state, rng=Random(0))
+            times.append(time.perf_counter() - started)
+        out[level] = (engine.default_limit.seconds, times[0], times[1])
+    return out
+
+
 def print_row(label: str, tally: Tally, elapsed: float) -> None:
     print(f"  {label:<22} {tally.games:>5} {tally.wins:>5} {tally.draws:>5} {tally.losses:>6} "
           f"{tally.capped:>6} {100 * tally.score:>6.1f}% {tally.plies / max(tally.games, 1):>7.1f} "
@@ -113,6 +137,11 @@ def bench_game(slug: str, args) -> None:
     uct_start, uct_mid = speed_plain(slug, args.speed_seconds)
     print(f"  speed: strong {start_nps:,.0f} nodes/s at the start, {mid_nps:,.0f} mid-game; "
           f"plain UCT {uct_start:,.0f} / {uct_mid:,.0f} playouts/s", flush=True)
+    if args.timing:
+        for level, (budget, t0, t1) in reply_times(slug).items():
+            budget_text = f"{budget:.2f}s" if budget is not None else "none"
+            print(f"  reply {level:<10} budget {budget_text:>6}: {t0:.3f}s at the start, "
+                  f"{t1:.3f}s mid-game", flush=True)
     if args.speed_only or game.has_hidden_information or game.max_players == 1:
         return
     print(f"  {'pairing':<22} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'capped':>6} "
@@ -159,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--speed-seconds", type=float, default=1.0)
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--timing", action="store_true",
+                        help="also time each level's reply at its own default budget")
     parser.add_argument("--only", default="", help="run only the rows whose label contains this")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

@@ -174,3 +174,23 @@ def test_survival_many_seats_search_with_per_seat_values(players):
                                                              rng=Random(0))
     assert result.move in state.legal_moves() and result.nodes == 150
     assert -1.0 <= result.value <= 1.0
+
+
+# -- determinism and the clock on real games ----------------------------------------------------
+@pytest.mark.parametrize("slug", ["hasami-shogi", "glaisher", "pearl-war", "ring-rugby"])
+def test_search_is_deterministic_for_a_seed_and_node_budget(slug):
+    state = _midgame(slug, plies=6)
+    engine = get_engine(slug, "strong")
+    first = engine.search(state, limit=Limit(nodes=120), rng=Random(7))
+    again = get_engine(slug, "strong").search(state, limit=Limit(nodes=120), rng=Random(7))
+    assert (first.move, first.value, first.pv, first.nodes) == \
+        (again.move, again.value, again.pv, again.nodes)
+
+
+@pytest.mark.parametrize("slug", ["glaisher", "pearl-war"])
+def test_slow_games_keep_to_the_clock(slug):
+    state = _midgame(slug, plies=6)
+    started = time.perf_counter()
+    result = get_engine(slug, "medium").search(state, limit=Limit(seconds=0.3), rng=Random(0))
+    wall = time.perf_counter() - started
+    assert wall <= 0.33 + 0.02 and result.seconds <= 0.33 + 0.02
