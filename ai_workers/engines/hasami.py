@@ -118,18 +118,30 @@ class HasamiEvaluator(Evaluator):
         mine ^= (1 << move.src) | (1 << move.dst)
         return captured_men(r, move.dst, mine, theirs & ~state.duces)
 
+    @staticmethod
+    def _capturing(state, moves: list) -> list:
+        """(men taken, index, move) for the moves that capture, most first."""
+        r = state.rules
+        mine, theirs = (state.white, state.black) if state.to_move else (state.black, state.white)
+        near, men, out = r.near, theirs & ~state.duces, []
+        for i, m in enumerate(moves):
+            if near[m.dst] & theirs:
+                cap = captured_men(r, m.dst, mine ^ (1 << m.src) ^ (1 << m.dst), men)
+                if cap:
+                    out.append((cap.bit_count(), i, m))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out
+
     def order_moves(self, state, moves: list) -> list:
-        scored = [(self.captures_of(state, m).bit_count(), i, m) for i, m in enumerate(moves)]
-        if not any(s for s, _, _ in scored):
+        capturing = self._capturing(state, moves)
+        if not capturing:
             return moves
-        scored.sort(key=lambda t: (-t[0], t[1]))
-        return [m for _, _, m in scored]
+        first = [m for _, _, m in capturing]
+        taken = set(first)
+        return first + [m for m in moves if m not in taken]
 
     def noisy_moves(self, state, moves: list) -> list:
-        scored = [(n, i, m) for i, m in enumerate(moves)
-                  if (n := self.captures_of(state, m).bit_count())]
-        scored.sort(key=lambda t: (-t[0], t[1]))
-        return [m for _, _, m in scored]
+        return [m for _, _, m in self._capturing(state, moves)]
 
     def playout_move(self, state, moves, rng):
         """Rollouts take a capture when one is offered, else move at random."""
