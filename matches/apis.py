@@ -80,7 +80,7 @@ def _game_entry(rules: games.Game) -> dict:
 class GameListApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OBJ}, summary="The game catalogue")
+    @extend_schema(responses={200: OBJ}, summary="The game catalogue", operation_id="games_list")
     def get(self, request: Request) -> Response:
         return Response([_game_entry(g) for _, g in sorted(games.GAMES.items())])
 
@@ -99,7 +99,8 @@ class GameDetailApi(APIView):
 # --- challenges -----------------------------------------------------------------------------
 class ChallengeListCreateApi(APIView):
     @extend_schema(parameters=[OpenApiParameter("open", bool, description="only open seats anyone may take")],
-                   responses={200: OBJ}, summary="Your challenges (sent and received), or open ones")
+                   responses={200: OBJ}, summary="Your challenges (sent and received), or open ones",
+                   operation_id="challenges_list")
     def get(self, request: Request) -> Response:
         qs = Challenge.objects.select_related("created_by").prefetch_related(
             Prefetch("seats", queryset=ChallengeSeat.objects.select_related("user")))
@@ -152,7 +153,8 @@ class MatchListApi(APIView):
     @extend_schema(parameters=[
         OpenApiParameter("status", str, enum=[s.value for s in Match.Status]),
         OpenApiParameter("player", str, description='a username or "ai:<level>"'),
-        OpenApiParameter("game", str)], responses={200: OBJ}, summary="Matches, filterable")
+        OpenApiParameter("game", str)], responses={200: OBJ}, summary="Matches, filterable",
+        operation_id="matches_list")
     def get(self, request: Request) -> Response:
         params = request.query_params
         status_filter = params.get("status")
@@ -288,7 +290,7 @@ def _ladder_payload(ladder: Ladder, standings: bool = False) -> dict:
 
 
 class LadderListApi(APIView):
-    @extend_schema(responses={200: OBJ}, summary="Ladders")
+    @extend_schema(responses={200: OBJ}, summary="Ladders", operation_id="ladders_list")
     def get(self, request: Request) -> Response:
         return _paginated(request, self, Ladder.objects.order_by("name"), _ladder_payload)
 

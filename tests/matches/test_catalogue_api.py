@@ -30,3 +30,11 @@ def test_openapi_schema_and_docs(anon):
     assert "/api/v1/matches/{id}/moves/" in paths or "/api/v1/matches/{pk}/moves/" in paths
     docs = anon.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_schema_generates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    assert "/api/v1/matches/{id}/moves/" in out.read_text()
