@@ -5,7 +5,24 @@
     result = engine.search(state, limit=Limit(seconds=1.0), rng=random.Random(0))
     result.move, result.value, result.pv, result.nodes, result.seconds
 
-Pure: imports only `games` and the standard library. Levels are `LEVELS` (every game has them).
+Pure: imports only `games` and the standard library. Levels are `LEVELS` (every game has them);
+budgets are `DEFAULT_LIMITS` (random instant, easy 0.25 s, medium 1 s, strong 3 s). The engine
+table (table.py) maps each slug to its engines; per-game modules fill it on import:
+
+| game                                   | easy                 | medium / strong            |
+|----------------------------------------|----------------------|----------------------------|
+| hasami-shogi, dai-hasami-shogi,        | alpha-beta, 2 plies  | alpha-beta (hasami.py)     |
+| mak-yek, latrunculi                    |                      |                            |
+| pearl-five, pearl-war, pearl-yard      | alpha-beta, 1-3 plies| alpha-beta (pearl.py)      |
+| pearl-survival                         | alpha-beta (2 seats) or per-seat UCT (3-4 seats)   |
+| pearl-maze (one seat)                  | depth-first solver   | depth-first solver         |
+| glaisher                               | alpha-beta, 1 ply    | pruned alpha-beta          |
+| ring-rugby                             | alpha-beta, 2 plies  | alpha-beta (ring_rugby.py) |
+| any other game                         | UCT                  | UCT (random rollouts)      |
+| hidden-information games (new-eleusis) | PlainMovePolicy, until a dedicated engine is registered |
+
+Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
+`search` raises ValueError for a finished game.
 """
 from .base import (
     LEVELS, Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, UnknownLevelError,

@@ -194,3 +194,33 @@ def test_slow_games_keep_to_the_clock(slug):
     result = get_engine(slug, "medium").search(state, limit=Limit(seconds=0.3), rng=Random(0))
     wall = time.perf_counter() - started
     assert wall <= 0.33 + 0.02 and result.seconds <= 0.33 + 0.02
+
+
+# -- hidden information ---------------------------------------------------------------------------
+class _SealedState:
+    """A hidden-information state that lets an engine see only the seat's own options and view."""
+
+    def __init__(self, state):
+        self._state = state
+        self.game, self.players, self.ply = state.game, state.players, state.ply
+        self.current_player, self.is_terminal = state.current_player, state.is_terminal
+
+    def legal_moves(self):
+        return self._state.legal_moves()
+
+    def view(self, seat):
+        assert seat == self.current_player, "an engine read another seat's view"
+        return self._state.view(seat)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"a hidden-information engine touched state.{name}")
+
+
+@pytest.mark.parametrize("slug", sorted(s for s, g in games.GAMES.items()
+                                        if g.has_hidden_information))
+def test_hidden_information_engines_use_only_own_options(slug):
+    state = _midgame(slug, plies=5)
+    sealed = _SealedState(state)
+    for level in LEVELS:
+        result = get_engine(slug, level).search(sealed, limit=Limit(nodes=50), rng=Random(1))
+        assert result.move in state.legal_moves()
