@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .cards import FULL_MASK, SUITS, card_text, is_red, rank_of
 
@@ -524,7 +524,7 @@ def _stage(el: Callable, kids: list[Staged]) -> Staged:
         cols = [v if stage == CUR else (v,) * 52 for stage, v in kids]
         return CUR, tuple(el(*row) for row in zip(*cols))
     if stages <= {CONST, CTX}:
-        return CTX, _scalar(el, kids)
+        return _scalar(el, kids)
     f = _mixed(el, kids)
     # the CTX values a MIX node depends on: the verdict table memoizes the whole rule on them
     f.frontier = tuple(g for stage, v in kids if stage in (CTX, MIX)
@@ -532,15 +532,22 @@ def _stage(el: Callable, kids: list[Staged]) -> Staged:
     return MIX, f
 
 
-def _scalar(el: Callable, kids: list[Staged]) -> Callable:
+def _ctx(f: Callable, deps: Iterable[str]) -> Staged:
+    """A CTX stage; `deps` ⊆ {"prev", "prev2", "n"} names what the function reads."""
+    f.deps = frozenset(deps)
+    return CTX, f
+
+
+def _scalar(el: Callable, kids: list[Staged]) -> Staged:
+    deps = frozenset().union(*(v.deps for stage, v in kids if stage == CTX))
     if len(kids) == 1:
         f = kids[0][1]
-        return lambda p, q, n: el(f(p, q, n))
+        return _ctx(lambda p, q, n: el(f(p, q, n)), deps)
     if len(kids) == 2 and kids[0][0] == CTX and kids[1][0] == CONST:
         f, v = kids[0][1], kids[1][1]
-        return lambda p, q, n: el(f(p, q, n), v)
+        return _ctx(lambda p, q, n: el(f(p, q, n), v), deps)
     parts = [(stage == CTX, v) for stage, v in kids]
-    return lambda p, q, n: el(*[v(p, q, n) if call else v for call, v in parts])
+    return _ctx(lambda p, q, n: el(*[v(p, q, n) if call else v for call, v in parts]), deps)
 
 
 def _mixed(el: Callable, kids: list[Staged]) -> Callable:
@@ -630,12 +637,16 @@ _WANTS = {"rank": "Card", "suit": "Card", "color": "Card", "face": "Card", "next
           "abs": "Int", "mod": "Int", "odd": "Int or Card", "even": "Int or Card",
           "prime": "Int or Card"}
 _MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-_VAR_STAGE = {"cur": (CUR, tuple(range(52))), "prev": (CTX, lambda p, q, n: p),
-              "prev2": (CTX, lambda p, q, n: q), "n": (CTX, lambda p, q, n: n)}
+_VAR_STAGE = {"cur": (CUR, tuple(range(52))), "prev": _ctx(lambda p, q, n: p, ["prev"]),
+              "prev2": _ctx(lambda p, q, n: q, ["prev2"]), "n": _ctx(lambda p, q, n: n, ["n"])}
 
 
 def _a(word: str) -> str:
     return f"an {word}" if word[0] in "AEIOUaeiou" else f"a {word}"
+
+
+def _reads_only_n(staged: Staged) -> bool:
+    return staged[0] == CTX and staged[1].deps == {"n"}
 
 
 def _is_var_n(node: dict) -> bool:
@@ -650,6 +661,13 @@ class _Checker:
         self.uses_n = False
         self.n_limit = 0            # T: the largest literal compared with n
         self.n_moduli: set[int] = set()
+        self.n_parts: list[Callable] = []   # the largest sub-expressions that read only n
+
+    def stage(self, el: Callable, kids: list[Staged]) -> Staged:
+        staged = _stage(el, kids)
+        if not _reads_only_n(staged):
+            self.n_parts.extend(kid[1] for kid in kids if _reads_only_n(kid))
+        return staged
 
     def run(self, node: dict) -> tuple[str, Staged]:
         op = node["op"]
@@ -674,17 +692,17 @@ class _Checker:
         typ, kid = self.run(args[0])
         if typ == "Card" and fn in _CARD_FN:
             table, out = _CARD_FN[fn]
-            return out, _stage(_strict(table.__getitem__), [kid])
+            return out, self.stage(_strict(table.__getitem__), [kid])
         if typ == "Int" and fn in _INT_FN:
-            return "Bool", _stage(_strict(_INT_FN[fn]), [kid])
+            return "Bool", self.stage(_strict(_INT_FN[fn]), [kid])
         if typ != _WANTS[fn]:
             raise RuleError(f"type error: {fn} needs {_a(_WANTS[fn])}, not {_a(typ)}")
         if fn == "next_suit":
-            return "Suit", _stage(_strict(_NEXT_SUIT.__getitem__), [kid])
+            return "Suit", self.stage(_strict(_NEXT_SUIT.__getitem__), [kid])
         if fn == "abs":
-            return "Int", _stage(_strict(abs), [kid])
+            return "Int", self.stage(_strict(abs), [kid])
         k = self.modulus(args[1])
-        return "Int", _stage(_strict(lambda x: x % k), [kid])
+        return "Int", self.stage(_strict(lambda x: x % k), [kid])
 
     def modulus(self, node: dict) -> int:
         if node["op"] != "int" or not 2 <= node["value"] <= 13:
@@ -697,10 +715,10 @@ class _Checker:
         if fn == "mod":
             k = self.modulus(args[1])
             self.n_moduli.add(k)
-            return "Int", (CTX, lambda p, q, n: n % k)
+            return "Int", _ctx(lambda p, q, n: n % k, ["n"])
         self.n_moduli.add(2)
         parity = 1 if fn == "odd" else 0
-        return "Bool", (CTX, lambda p, q, n: n & 1 == parity)
+        return "Bool", _ctx(lambda p, q, n: n & 1 == parity, ["n"])
 
     def binary(self, node: dict) -> tuple[str, Staged]:
         op, (a, b) = node["op"], node["args"]
@@ -712,7 +730,7 @@ class _Checker:
                 raise RuleError(f"type error: {op} works on Ints only, not {ta} {op} {tb}")
         elif ta != tb:
             raise RuleError(f"type error: {op} compares values of one type, not {ta} with {tb}")
-        return "Int" if op in ARITHMETIC else "Bool", _stage(_strict(_ORDER[op]), [ka, kb])
+        return "Int" if op in ARITHMETIC else "Bool", self.stage(_strict(_ORDER[op]), [ka, kb])
 
     def n_compare(self, op: str, a: dict, b: dict) -> tuple[str, Staged]:
         other = b if _is_var_n(a) else a
@@ -721,7 +739,7 @@ class _Checker:
         self.uses_n = True
         self.n_limit = max(self.n_limit, other["value"])
         compare, v = _ORDER[op if other is b else _MIRROR[op]], other["value"]
-        return "Bool", (CTX, lambda p, q, n: compare(n, v))
+        return "Bool", _ctx(lambda p, q, n: compare(n, v), ["n"])
 
     def logic(self, node: dict) -> tuple[str, Staged]:
         op = node["op"]
@@ -732,14 +750,14 @@ class _Checker:
                 raise RuleError(f"type error: {op} needs Bool operands, not {typ}")
             kids.append(kid)
         el = {"and": _and_el, "or": _or_el, "not": _strict(operator.not_)}[op]
-        return "Bool", _stage(el, kids)
+        return "Bool", self.stage(el, kids)
 
     def member(self, node: dict) -> tuple[str, Staged]:
         if _is_var_n(node["args"][0]):
             raise RuleError(f"use of n: {N_RULE} (not n in {{...}})")
         typ, kid = self.run(node["args"][0])
         values = self.literal_values(typ, node["set"], "in")
-        return "Bool", _stage(_strict(values.__contains__), [kid])
+        return "Bool", self.stage(_strict(values.__contains__), [kid])
 
     def literal_values(self, typ: str, lits: list[dict], what: str) -> frozenset:
         if typ not in SCRUTINEE_TYPES:
@@ -761,7 +779,7 @@ class _Checker:
             raise RuleError(f"type error: an if condition must be Bool, not {tc}")
         if tt != te:
             raise RuleError(f"type error: if branches must have one type, not {tt} and {te}")
-        return tt, _stage(_if_el, [kc, kt, ke])
+        return tt, self.stage(_if_el, [kc, kt, ke])
 
     def case(self, node: dict) -> tuple[str, Staged]:
         scrutinee = node["args"][0]
@@ -779,7 +797,7 @@ class _Checker:
                             f"{' and '.join(sorted(types))}")
         index = {literal_value(lit): i for i, (lit, _) in enumerate(node["arms"])}
         el = _case_el(index, node["else"] is not None)
-        return types.pop(), _stage(el, [ks] + [kid for _, kid in typed])
+        return types.pop(), self.stage(el, [ks] + [kid for _, kid in typed])
 
 
 # -- the reference evaluator: one card in one context, straight from the tree (used to explain a
@@ -1092,6 +1110,7 @@ class _Checked:
     period: int
     uses_n: bool
     nodes: int
+    n_parts: tuple = field(compare=False)
 
 
 def _check(ast: dict) -> _Checked:
@@ -1107,8 +1126,9 @@ def _check(ast: dict) -> _Checked:
     if period > MAX_PERIOD:
         raise RuleError(f"n period too long: the moduli applied to n have lcm {period} "
                         f"(at most {MAX_PERIOD})")
+    n_parts = (staged[1],) if _reads_only_n(staged) else tuple(checker.n_parts)
     return _Checked(print_ast(ast), ast, staged, 2 if checker.uses_prev2 else 1, checker.n_limit,
-                    period, checker.uses_n, nodes)
+                    period, checker.uses_n, nodes, n_parts)
 
 
 def _build(checked: _Checked) -> Rule:
@@ -1118,23 +1138,31 @@ def _build(checked: _Checked) -> Rule:
     period = checked.period if checked.uses_n else 1
     ns = range(lookback + 1, base + period + 1) if checked.uses_n else range(lookback + 1,
                                                                                lookback + 2)
-    table, fails, dead = [], [], []
+    table, fails, examples = [], [], []
+    dead = 0
     not_total = not_live = None
     masks = _root_masks(checked.staged)
+    prevs2 = range(52) if lookback == 2 else (None,)
+    blocks: dict[tuple, list] = {}
     for n in ns:
-        for q in (range(52) if lookback == 2 else (None,)):
-            for p in range(52):
-                accepted, failed = masks(p, q, n)
-                table.append(accepted)
-                fails.append(failed)
-                if failed and not_total is None:
-                    not_total = _explain_miss(checked.ast, failed, p, q, n, checked.uses_n)
-                if not accepted:
-                    dead.append((p, q, n))
+        # positions whose n-parts agree share one block of contexts: compute it once
+        signature = tuple(f(0, None, n) for f in checked.n_parts)
+        block = blocks.get(signature)
+        if block is None:
+            block = blocks[signature] = [masks(p, q, n) for q in prevs2 for p in range(52)]
+        for i, (accepted, failed) in enumerate(block):
+            table.append(accepted)
+            fails.append(failed)
+            if failed and not_total is None:
+                p, q = i % 52, prevs2[i // 52]
+                not_total = _explain_miss(checked.ast, failed, p, q, n, checked.uses_n)
+            if not accepted:
+                dead += 1
+                if len(examples) < 4:
+                    examples.append(_context_text(i % 52, prevs2[i // 52], n, checked.uses_n))
     if dead:
-        shown = "; ".join(_context_text(*d, checked.uses_n) for d in dead[:4])
-        not_live = (f"no card is right in {len(dead)} of {len(table)} contexts "
-                    f"({shown}{'; ...' if len(dead) > 4 else ''})")
+        not_live = (f"no card is right in {dead} of {len(table)} contexts "
+                    f"({'; '.join(examples)}{'; ...' if dead > 4 else ''})")
     return Rule(checked.canonical, lookback, base if checked.uses_n else lookback, period,
                 checked.uses_n, checked.nodes, json.dumps(checked.ast, separators=(",", ":")),
                 tuple(table), tuple(fails) if any(fails) else None, not_total, not_live)

@@ -478,7 +478,7 @@ def _typed(draw, typ, depth):
             f"({_typed(draw, 'Int', depth - 1)} + {_typed(draw, 'Int', depth - 1)})",
             _case_text(draw, "Int", depth)]))
     if choice == 0:
-        return draw(st.sampled_from(["true", "odd(n)", "n < 4", "mod(n, 3) == 1", "5 <= n"]))
+        return draw(st.sampled_from(["true", "odd(n)", "(n < 4)", "(mod(n, 3) == 1)", "(5 <= n)"]))
     if choice == 1 or not deeper:
         return f"{draw(st.sampled_from(['face', 'odd', 'prime']))}({_typed(draw, 'Card', depth - 1)})"
     sub = draw(st.sampled_from(["Int", "Suit", "Color", "Bool", "Card"]))
