@@ -544,3 +544,21 @@ def test_json_ast_is_held_to_the_same_nesting_cap_as_text():
         compile_rule(deep)
     with pytest.raises(RuleError, match="unexpected character"):
         compile_rule("rank(cur) == \u0663")          # only ASCII digits are integers
+
+
+def test_a_large_position_range_builds_fast_and_right():
+    import time
+
+    from games.new_eleusis.rulelang import evaluate
+    text = ("n > 90 and color(cur) != color(prev2) or mod(n, 12) == 0 and mod(n, 5) == 0 "
+            "or cur == prev")
+    start = time.perf_counter()
+    rule = compile_rule(text)
+    assert time.perf_counter() - start < 3.0
+    assert (rule.lookback, rule.n_base, rule.n_period, len(rule.table)) == (2, 90, 60, 148 * 2704)
+    ast = rule.ast
+    for n in (3, 60, 61, 90, 91, 120, 151, 200):
+        for prev, prev2 in ((card("5H"), card("7S")), (card("5H"), card("7D"))):
+            mask = rule.mask(prev, prev2, n)
+            assert [bool(mask >> c & 1) for c in range(52)] == \
+                [evaluate(ast, c, prev, prev2, n) for c in range(52)], n
