@@ -4,8 +4,10 @@ A rule is a Boolean expression judging the card `cur` against `prev`, `prev2` an
 Text goes through a lexer and a recursive-descent parser to the JSON AST of §2.1 (plain dicts); a
 JSON AST given as an object goes through a codec that checks every node's shape. Both then meet one
 checker that type-checks the tree, enforces the limits on `n` and compiles it to closures (never
-`eval`). A compiled rule is reduced to a verdict table: one 52-bit mask of accepted kinds per context
-(prev, prev2, n-class), so judging a card is a table lookup (§8).
+`eval`), staged by what they read so that whole columns of 52 cards are computed at once. A rule is
+reduced to a verdict table: one 52-bit mask of accepted kinds per context (prev, prev2, n-class), so
+judging a card is a table lookup (§8). An Express guess is checked but not tabulated: its verdicts
+are computed per context when it is compared with the rule, which stops at the first difference.
 
     rule = compile_rule("color(cur) != color(prev)")
     rule.canonical, rule.lookback, rule.report
