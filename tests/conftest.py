@@ -1,7 +1,16 @@
 """Shared fixtures: named personas (alice and bob play, carol watches), API clients with tokens."""
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests draw the same examples on every run (CI must not depend on luck); set
+# HYPOTHESIS_PROFILE=explore to search afresh.
+hypothesis_settings.register_profile("pearlsite", derandomize=True, database=None, deadline=None)
+hypothesis_settings.register_profile("explore", deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite"))
 
 
 def _persona(django_user_model, name: str):
