@@ -4,6 +4,7 @@
     rulelang.py  the rule language: parser, checker, printer, verdict tables (§2.1)
     bank.py      the machine God's bank of valid rules (§2 round set-up)
     game.py      the game: deal, turns, Prophet, sudden death, scoring, views (§2-§6)
+    induction.py evidence from a view and a ranked space of candidate rules, for engines (§8)
 """
 from ..registry import register
 from .game import (

@@ -44,7 +44,7 @@ def _compiled(text: str):
 
 @lru_cache(maxsize=512)
 def _guess(text: str, lookback: int):
-    """A guess with its verdict table, built only when a right card brings it to judgment."""
+    """A checked Express guess, compared with the rule context by context when a right card brings it to judgment."""
     return parse_guess(text, lookback)
 
 
