@@ -44,7 +44,8 @@ def _compiled(text: str):
 
 @lru_cache(maxsize=512)
 def _guess(text: str, lookback: int):
-    """A checked Express guess, compared with the rule context by context when a right card brings it to judgment."""
+    """A checked Express guess; it is compared with the rule context by context, and only when
+    a right card brings it to judgment."""
     return parse_guess(text, lookback)
 
 
