@@ -7,6 +7,8 @@
 For each game it prints a win-rate table. Rows:
 - `strong vs uct`: the strong level's engine against plain UCT (random rollouts, no evaluator) at
   the *same* time per move (`--seconds`); this is the number the engines are judged by;
+- `strong vs eval-uct`: the same, against UCT driven by the game's own evaluator and rollout
+  policy (the `uct` level, where a game has one): which search suits the game;
 - `strong vs medium`, `medium vs easy`, `easy vs random`: each level with its own default budget,
   scaled by `--scale` so a run stays short.
 Seats alternate between games; in games for more seats the engine under test plays one seat and
@@ -148,6 +150,8 @@ def bench_game(slug: str, args) -> None:
           f"{'score':>7} {'plies':>7} {'time':>8}")
     equal = Limit(seconds=args.seconds)
     rows = [("strong vs uct", lambda: table["strong"](), lambda: plain_uct(equal), equal, equal)]
+    if "uct" in table:      # the game's evaluator under UCT: is alpha-beta the better search?
+        rows.append(("strong vs eval-uct", table["strong"], table["uct"], equal, equal))
     for a, b in (("strong", "medium"), ("medium", "easy"), ("easy", "random")):
         la = table[a]().default_limit.scaled(args.scale)
         lb = table[b]().default_limit.scaled(args.scale)
