@@ -19,7 +19,7 @@ from .mcts import MCTSEngine
 HEURISTIC_CAP = 0.9
 MATE_STEP = 0.001
 TIME_CHECK_NODES = 8            # slow games spend ~1 ms a node: check the clock often
-TABLE_LIMIT = 1_500_000          # positions kept before the table is cleared
+TABLE_LIMIT = 400_000            # positions kept before the table is cleared (memory bound)
 MAX_DEPTH = 64
 QUIESCENCE_DEPTH = 6
 
