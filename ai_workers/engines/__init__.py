@@ -34,6 +34,7 @@ from .simple import PlainMovePolicy, RandomEngine
 from .table import DEFAULT_LIMITS, ENGINE_TABLE, get_engine, levels_for, register_levels
 
 from . import glaisher, hasami, pearl, ring_rugby  # noqa: E402,F401  (per-game modules fill the engine table on import)
+from . import eleusis  # noqa: E402,F401  (New Eleusis: induction scientist, Prophet calls, player God)
 
 __all__ = [
     "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator", "Limit",
