@@ -94,6 +94,10 @@ class Grid:
         x, y = parse_point(text, self.n)
         return y * self.w + x
 
+    def parse_mask(self, names) -> int:
+        """Point names (any case) → their mask; InvalidMoveError for a bad name."""
+        return self.mask_of(parse_point(text, self.n) for text in names)
+
     def point_list(self, mask: int) -> list[str]:
         """Point names of a mask, in index order (row by row from a1)."""
         return [self.names[p] for p in bits(mask)]

@@ -9,17 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from games.core import (Game, InvalidMoveError, InvalidStateError, OptionSpec, Outcome, State,
-                        Termination)
+from games.core import OptionSpec, Outcome, Termination
 from games.registry import register
 
 from . import push
-from .board import (BLACK_DISC, DIRECTIONS, WHITE_DISC, Grid, bits, direction_of, grid,
-                    parse_point, svg_diagram, text_diagram)
-from .moves import Place, PushIn
-
-BLACK, WHITE = 0, 1
-SEAT_NAMES = ("black", "white")
+from .base import BLACK, SEAT_NAMES, WHITE, ColourState, PearlGame, colour_masks
+from .board import DIRECTIONS, Grid, bits, direction_of, grid, parse_point, svg_diagram
+from .moves import Place, PushIn, parse_place
 
 
 def _has_five(m: int, s: int) -> int:
@@ -47,7 +43,7 @@ def has_line(g: Grid, m: int, exact_orthogonal: bool) -> bool:
 
 
 @dataclass(frozen=True)
-class FiveState(State):
+class FiveState(ColourState):
     """Bitboards of both colours, the seat to move, plies played (= pearls on the board)."""
 
     size: int
@@ -60,20 +56,8 @@ class FiveState(State):
     outcome: Outcome | None = None
     last: str | None = field(default=None, compare=False)
 
-    players = 2
-
-    @property
-    def grid(self) -> Grid:
-        return grid(self.size)
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.turn
-
     # -- moves -----------------------------------------------------------------------------
-    def legal_moves(self) -> list:
-        if self.outcome is not None:
-            return []
+    def _moves(self) -> list:
         g = self.grid
         if self.ply == 0 and not (self.black | self.white):
             c = (g.n - 1) // 2
@@ -89,10 +73,7 @@ class FiveState(State):
         if t[-1:].isalpha() and len(t) > 2 and t[-2].isdigit():
             x, y = parse_point(t[:-1], self.size)
             return PushIn(x, y, direction_of(t[-1]))
-        if not t:
-            raise InvalidMoveError("an empty move")
-        x, y = parse_point(t, self.size)
-        return Place(x, y)
+        return parse_place(t, self.size)
 
     def apply(self, move) -> "FiveState":
         g = self.grid
@@ -106,10 +87,8 @@ class FiveState(State):
             black |= 1 << p
         else:
             white |= 1 << p
-        nxt = FiveState(self.size, self.handicap, self.single, black, white, 1 - self.turn,
-                        self.ply + 1, None, str(move))
-        outcome = nxt._judge()
-        return nxt if outcome is None else _replace_outcome(nxt, outcome)
+        return FiveState(self.size, self.handicap, self.single, black, white, 1 - self.turn,
+                         self.ply + 1, None, str(move))._judged()
 
     def _judge(self) -> Outcome | None:
         """§4.3, for both colours after every ply; then a stuck side to move draws."""
@@ -126,20 +105,8 @@ class FiveState(State):
         return None
 
     # -- presentation ----------------------------------------------------------------------
-    def _symbol(self, p: int) -> str:
-        if (self.black >> p) & 1:
-            return "B"
-        return "W" if (self.white >> p) & 1 else "."
-
     def view(self, seat: int | None) -> dict:
-        g = self.grid
-        return {
-            "size": self.size, "board": self.render_text().splitlines()[:-1],
-            "black": g.point_list(self.black), "white": g.point_list(self.white),
-            "counts": {"black": self.black.bit_count(), "white": self.white.bit_count()},
-            "to_move": self.current_player, "ply": self.ply, "last_move": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
-        }
+        return self._view()
 
     def to_dict(self) -> dict:
         g = self.grid
@@ -148,25 +115,15 @@ class FiveState(State):
             "push": "single" if self.single else "run",
             "black": g.point_list(self.black), "white": g.point_list(self.white),
             "turn": self.turn, "ply": self.ply, "last": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
 
-    def render_text(self, seat: int | None = None) -> str:
-        return text_diagram(self.grid, self._symbol)
-
     def render_svg(self, seat: int | None = None) -> str:
-        discs = {p: BLACK_DISC for p in bits(self.black)}
-        discs.update({p: WHITE_DISC for p in bits(self.white)})
-        return svg_diagram(self.grid, discs, f"Pearl Five, ply {self.ply}")
-
-
-def _replace_outcome(state: FiveState, outcome: Outcome) -> FiveState:
-    return FiveState(state.size, state.handicap, state.single, state.black, state.white,
-                     state.turn, state.ply, outcome, state.last)
+        return svg_diagram(self.grid, self._discs(), f"Pearl Five, ply {self.ply}")
 
 
 @register
-class PearlFive(Game):
+class PearlFive(PearlGame):
     """rules/pearl.md §4."""
 
     slug = "pearl-five"
@@ -184,7 +141,6 @@ class PearlFive(Game):
                "from an empty point, shifting the touching run of pearls of both colours. A "
                "line counts for whoever owns it, even if the opponent's push made it; Black, "
                "who starts, wins only with exactly five in a row or column.")
-    rules_page = "rules/pearl.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> FiveState:
         return FiveState(options["size"], options["handicap"] == "on",
@@ -196,21 +152,14 @@ class PearlFive(Game):
         move; ply = the number of pearls. The position is judged as if a ply had just ended."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])
-        b = g.mask_of(parse_point(n, g.n) for n in black)
-        w = g.mask_of(parse_point(n, g.n) for n in white)
-        if b & w:
-            raise InvalidStateError("a point holds both colours")
+        b, w = colour_masks(g, black, white)
         state = FiveState(g.n, opts["handicap"] == "on", opts["push"] == "single", b, w, to_move,
                           bin(b | w).count("1"))
-        outcome = state._judge() if b | w else None
-        return state if outcome is None else _replace_outcome(state, outcome)
+        return state._judged() if b | w else state
 
-    def state_from_dict(self, d: Mapping) -> FiveState:
-        try:
-            g = grid(int(d["size"]))
-            masks = [g.mask_of(parse_point(n, g.n) for n in d[c]) for c in SEAT_NAMES]
-            return FiveState(g.n, d["handicap"] == "on", d["push"] == "single", masks[0],
-                             masks[1], int(d["turn"]), int(d["ply"]),
-                             Outcome.from_dict(d["outcome"]), d.get("last"))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidStateError(f"bad pearl-five state: {exc}") from exc
+    def _state_from_dict(self, d: Mapping) -> FiveState:
+        g = grid(int(d["size"]))
+        black, white = (g.parse_mask(d[c]) for c in SEAT_NAMES)
+        return FiveState(g.n, d["handicap"] == "on", d["push"] == "single", black, white,
+                         int(d["turn"]), int(d["ply"]), Outcome.from_dict(d["outcome"]),
+                         d.get("last"))

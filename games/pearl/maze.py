@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Mapping
 
-from games.core import (Game, InvalidMoveError, InvalidOptionsError, InvalidStateError,
-                        OptionSpec, Outcome, State, Termination)
+from games.core import InvalidMoveError, InvalidOptionsError, OptionSpec, Outcome, Termination
 from games.registry import register
 
 from . import push
-from .board import (BLACK_DISC, DIRECTIONS, WHITE_DISC, Grid, E, N, S, W, bits, grid,
-                    parse_point, svg_diagram, text_diagram)
+from .base import PearlGame, PearlState
+from .board import BLACK_DISC, DIRECTIONS, WHITE_DISC, Grid, E, N, S, W, bits, grid, svg_diagram
 
 MAX_STEPS = 5000  # §5.4 safeguard
 STEP_LETTERS = {N: "U", E: "R", S: "D", W: "L"}
@@ -45,6 +44,12 @@ def square_origin(size: int, n: int) -> tuple[int, int]:
     return (size - n) // 2, (size - n + 1) // 2
 
 
+def check_square(size: int, n: int) -> None:
+    """The n×n square needs a free ring around it on the board: n + 2 ≤ N (§5.1, §6.1)."""
+    if n + 2 > size:
+        raise InvalidOptionsError(f"n={n} needs a board of at least {n + 2}x{n + 2}")
+
+
 @lru_cache(maxsize=None)
 def white_square(g: Grid, n: int) -> int:
     x0, y0 = square_origin(g.n, n)
@@ -59,7 +64,7 @@ def _parse_goal(value) -> str:
 
 
 @dataclass(frozen=True)
-class MazeState(State):
+class MazeState(PearlState):
     """White pearls (bitboard), the black pearl's point, steps taken (= ply), goal (-1: none)."""
 
     size: int
@@ -74,10 +79,6 @@ class MazeState(State):
     players = 1
 
     @property
-    def grid(self) -> Grid:
-        return grid(self.size)
-
-    @property
     def current_player(self) -> int | None:
         return None if self.outcome is not None else 0
 
@@ -87,9 +88,7 @@ class MazeState(State):
         return push.slide_length(self.grid, occ, occ, self.black, d, enter=occ, max_k=1,
                                  push_off=self.push_off) == 1
 
-    def legal_moves(self) -> list:
-        if self.outcome is not None:
-            return []
+    def _moves(self) -> list:
         return [Step(d) for d in DIRECTIONS if self._can_step(d)]
 
     def _parse(self, text: str):
@@ -102,10 +101,8 @@ class MazeState(State):
         g = self.grid
         (whites, black), _moved = push.slide(g, (self.whites, 1 << self.black), self.black,
                                               move.d, 1)
-        nxt = MazeState(self.size, self.push_off, self.goal, whites, black.bit_length() - 1,
-                        self.ply + 1, None, str(move))
-        outcome = nxt._judge()
-        return nxt if outcome is None else _with_outcome(nxt, outcome)
+        return MazeState(self.size, self.push_off, self.goal, whites, black.bit_length() - 1,
+                         self.ply + 1, None, str(move))._judged()
 
     def _judge(self) -> Outcome | None:
         """§5.4 (order §11: the goal first): goal, no legal step, the step safeguard."""
@@ -131,11 +128,11 @@ class MazeState(State):
     def view(self, seat: int | None) -> dict:
         g = self.grid
         return {
-            "size": self.size, "board": self.render_text().splitlines()[:-1],
+            "size": self.size, "board": self._board_rows(),
             "black": g.names[self.black], "whites": g.point_list(self.whites),
             "goal": g.names[self.goal] if self.goal >= 0 else None, "steps": self.ply,
             "to_move": self.current_player, "ply": self.ply, "last_move": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
 
     def to_dict(self) -> dict:
@@ -145,11 +142,8 @@ class MazeState(State):
             "goal": g.names[self.goal] if self.goal >= 0 else None,
             "whites": g.point_list(self.whites), "black": g.names[self.black],
             "ply": self.ply, "last": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
-
-    def render_text(self, seat: int | None = None) -> str:
-        return text_diagram(self.grid, self._symbol)
 
     def render_svg(self, seat: int | None = None) -> str:
         discs = {p: WHITE_DISC for p in bits(self.whites)}
@@ -157,13 +151,8 @@ class MazeState(State):
         return svg_diagram(self.grid, discs, f"Pearl Maze, {self.ply} steps")
 
 
-def _with_outcome(state: MazeState, outcome: Outcome) -> MazeState:
-    return MazeState(state.size, state.push_off, state.goal, state.whites, state.black,
-                     state.ply, outcome, state.last)
-
-
 @register
-class PearlMaze(Game):
+class PearlMaze(PearlGame):
     """rules/pearl.md §5."""
 
     slug = "pearl-maze"
@@ -186,12 +175,10 @@ class PearlMaze(Game):
                "of white pearls, one step at a time, always into another pearl and always "
                "keeping the moving row in touch with a pearl beside it. Take as many steps as "
                "you can before black is stuck, or reach a chosen goal point.")
-    rules_page = "rules/pearl.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> MazeState:
         size, n = options["size"], options["n"]
-        if n + 2 > size:
-            raise InvalidOptionsError(f"n={n} needs a board of at least {n + 2}x{n + 2}")
+        check_square(size, n)
         g = grid(size)
         x0, y0 = square_origin(size, n)
         whites = white_square(g, n)
@@ -215,19 +202,13 @@ class PearlMaze(Game):
         """A hand-set puzzle (rules/pearl.md §9): the black pearl's and the white pearls' points."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])
-        w = g.mask_of(parse_point(n, g.n) for n in whites)
-        state = MazeState(g.n, opts["push_off"] == "yes", g.parse(goal) if goal else -1, w,
-                          g.parse(black))
-        outcome = state._judge()
-        return state if outcome is None else _with_outcome(state, outcome)
+        w = g.parse_mask(whites)
+        return MazeState(g.n, opts["push_off"] == "yes", g.parse(goal) if goal else -1, w,
+                         g.parse(black))._judged()
 
-    def state_from_dict(self, d: Mapping) -> MazeState:
-        try:
-            g = grid(int(d["size"]))
-            return MazeState(g.n, d["push_off"] == "yes", g.parse(d["goal"]) if d["goal"] else -1,
-                             g.mask_of(parse_point(n, g.n) for n in d["whites"]),
-                             g.parse(d["black"]), int(d["ply"]), Outcome.from_dict(d["outcome"]),
-                             d.get("last"))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidStateError(f"bad pearl-maze state: {exc}") from exc
+    def _state_from_dict(self, d: Mapping) -> MazeState:
+        g = grid(int(d["size"]))
+        return MazeState(g.n, d["push_off"] == "yes", g.parse(d["goal"]) if d["goal"] else -1,
+                         g.parse_mask(d["whites"]), g.parse(d["black"]), int(d["ply"]),
+                         Outcome.from_dict(d["outcome"]), d.get("last"))
 

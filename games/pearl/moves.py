@@ -75,5 +75,12 @@ def parse_slide(text: str, n: int) -> Slide:
     return Slide(x0, y0, DELTA.index(step), k)
 
 
+def parse_place(text: str, n: int) -> Place:
+    """A point name on an N×N board; InvalidMoveError for an empty or bad name."""
+    if not text.strip():
+        raise InvalidMoveError("an empty move")
+    return Place(*parse_point(text, n))
+
+
 def is_pass(text: str) -> bool:
     return text.strip().lower() == "pass"

@@ -56,19 +56,22 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
     """
     nb, s, ps = g.nbr[d], g.step[d], g.perp_shift[d]
     up, sh = s > 0, abs(s)
-    row, front = 1 << q, q
-    while True:  # run(q, d), inlined: this is the engines' innermost loop
-        nxt = nb[front]
-        if nxt < 0 or not (occ >> nxt) & 1:
-            break
-        front = nxt
-        row |= 1 << nxt
-    f = row & ok
-    if not ((f << ps) | (f >> ps)) & ok:
-        return 0
     limit = max_k or g.n  # the pusher cannot take more than N − 1 steps anyway
-    k = 0
-    while k < limit:
+    row, front = 1 << q, q
+    k = -1  # steps known legal; -1 until contact before step 1 holds
+    while True:
+        while True:  # run(q, d), inlined and grown in place: the engines' innermost loop
+            nxt = nb[front]
+            if nxt < 0 or not (occ >> nxt) & 1:
+                break
+            front = nxt
+            row |= 1 << nxt
+        f = row & ok
+        if not ((f << ps) | (f >> ps)) & ok:  # (1) before step 1, else (4) after step k + 1
+            break
+        k += 1
+        if k >= limit:
+            break
         nq = nb[q]
         if nq < 0 or (enter is not None and not (enter >> nq) & 1) or row & ban:
             break
@@ -93,18 +96,8 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
             front = nf
         occ = (occ & keep) | moved
         ok = (ok & keep) | okrow
-        q, row = nq, moved
-        while True:  # the row grows by the pearls it touches now
-            nxt = nb[front]
-            if nxt < 0 or not (occ >> nxt) & 1:
-                break
-            front = nxt
-            row |= 1 << nxt
-        f = row & ok
-        if not ((f << ps) | (f >> ps)) & ok:  # (4) contact after
-            break
-        k += 1
-    return k
+        q, row = nq, moved  # the row grows by the pearls it touches now, at the loop's top
+    return k if k > 0 else 0
 
 
 def slide(g: Grid, layers, q: int, d: int, k: int) -> tuple[tuple[int, ...], int]:

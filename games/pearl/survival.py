@@ -12,15 +12,14 @@ from functools import lru_cache
 from typing import Iterable, Mapping
 
 from games import svg
-from games.core import (Game, InvalidMoveError, InvalidOptionsError, InvalidStateError,
-                        OptionSpec, Outcome, State, Termination)
+from games.core import OptionSpec, Outcome, Termination
 from games.registry import register
 
 from . import push
-from .board import (DIRECTIONS, WHITE_DISC, Grid, bits, grid, opposite, parse_point,
-                    svg_diagram, text_diagram)
-from .maze import square_origin, white_square
-from .moves import Place, Slide, parse_slide
+from .base import PearlGame, PearlState
+from .board import DIRECTIONS, WHITE_DISC, Grid, bits, grid, opposite, svg_diagram
+from .maze import check_square, square_origin, white_square
+from .moves import Place, Slide, parse_place, parse_slide
 
 LIVE = -1  # `out` entry of a seat still in the game
 SEAT_COLOURS = ("#202020", "#b03a2a", "#2a4fb0", "#2a8a3a")
@@ -35,7 +34,7 @@ def perimeter(g: Grid, n: int) -> int:
 
 
 @dataclass(frozen=True)
-class SurvivalState(State):
+class SurvivalState(PearlState):
     """White pearls (dead ones included, §11), each seat's point (-1: none on the board), each
     seat's place once out (`LIVE` while in), each seat's push-back set B as a 4-bit mask of the
     directions it was displaced in (§6.3), the seat to act, and the repetition history: the keys
@@ -61,21 +60,11 @@ class SurvivalState(State):
         return len(self.pos)
 
     @property
-    def grid(self) -> Grid:
-        return grid(self.size)
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.turn
-
-    @property
     def in_setup(self) -> bool:
         return self.ply < self.players
 
     # -- moves -----------------------------------------------------------------------------
-    def legal_moves(self) -> list:
-        if self.outcome is not None:
-            return []
+    def _moves(self) -> list:
         g = self.grid
         if self.in_setup:
             free = perimeter(g, self.n) & self.whites
@@ -87,9 +76,7 @@ class SurvivalState(State):
     def _parse(self, text: str):
         if "-" in text:
             return parse_slide(text, self.size)
-        if not text.strip():
-            raise InvalidMoveError("an empty move")
-        return Place(*parse_point(text, self.size))
+        return parse_place(text, self.size)
 
     def apply(self, move) -> "SurvivalState":
         if isinstance(move, Place):
@@ -100,11 +87,11 @@ class SurvivalState(State):
         """§6.1: the seat's pearl replaces the white one on the chosen perimeter point."""
         p = self.grid.index(move.x, move.y)
         pos = self.pos[:self.turn] + (p,) + self.pos[self.turn + 1:]
-        state = _evolve(self, whites=self.whites & ~(1 << p), pos=pos, ply=self.ply + 1,
-                        last=str(move))
+        state = self._evolve(whites=self.whites & ~(1 << p), pos=pos, ply=self.ply + 1,
+                             last=str(move))
         if state.in_setup:
-            return _evolve(state, turn=self.turn + 1)
-        return _start_turn(_evolve(state, turn=self.players - 1), fresh_history=True)
+            return state._evolve(turn=self.turn + 1)
+        return _start_turn(state._evolve(turn=self.players - 1), fresh_history=True)
 
     def _slide(self, move: Slide) -> "SurvivalState":
         g, turn = self.grid, self.turn
@@ -123,8 +110,8 @@ class SurvivalState(State):
         bans[turn] = 0  # B empties after the seat's own turn
         # A pearl pushed off never comes back: older positions cannot recur.
         irreversible = layers[0].bit_count() != self.whites.bit_count() or out != list(self.out)
-        state = _evolve(self, whites=layers[0], pos=tuple(pos), out=tuple(out), bans=tuple(bans),
-                        ply=self.ply + 1, last=str(move))
+        state = self._evolve(whites=layers[0], pos=tuple(pos), out=tuple(out), bans=tuple(bans),
+                             ply=self.ply + 1, last=str(move))
         return _start_turn(state, fresh_history=irreversible)
 
     # -- presentation ----------------------------------------------------------------------
@@ -142,11 +129,11 @@ class SurvivalState(State):
 
     def view(self, seat: int | None) -> dict:
         return {
-            "size": self.size, "board": self.render_text().splitlines()[:-1],
+            "size": self.size, "board": self._board_rows(),
             "whites": self.grid.point_list(self.whites), "seats": self._seat_views(),
             "phase": "setup" if self.in_setup else "play", "to_move": self.current_player,
             "ply": self.ply, "last_move": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
 
     def to_dict(self) -> dict:
@@ -157,11 +144,8 @@ class SurvivalState(State):
             "pos": [names[p] if p >= 0 else None for p in self.pos], "out": list(self.out),
             "bans": list(self.bans), "turn": self.turn, "ply": self.ply,
             "history": list(self.history), "dead": self.dead, "last": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
-
-    def render_text(self, seat: int | None = None) -> str:
-        return text_diagram(self.grid, self._symbol)
 
     def render_svg(self, seat: int | None = None) -> str:
         discs = {p: WHITE_DISC for p in bits(self.whites)}
@@ -178,12 +162,6 @@ def _status(out: int, dead: int) -> str:
     if out == LIVE:
         return "live"
     return "dead" if dead else "eliminated"
-
-
-def _evolve(state: SurvivalState, **changes) -> SurvivalState:
-    fields = {name: getattr(state, name) for name in SurvivalState.__dataclass_fields__}
-    fields.update(changes)
-    return SurvivalState(**fields)
 
 
 def _slide_lengths(state: SurvivalState, seat: int) -> list[tuple[int, int]]:
@@ -214,12 +192,12 @@ def _start_turn(state: SurvivalState, fresh_history: bool) -> SurvivalState:
     while True:
         live = [s for s in range(state.players) if out[s] == LIVE]
         if len(live) == 1:
-            state = _evolve(state, dead=dead)
+            state = state._evolve(dead=dead)
             return _finish(state, whites, pos, out, bans, live[0], Termination.LAST_SURVIVOR)
         seat = (seat + 1) % state.players
         while out[seat] != LIVE:
             seat = (seat + 1) % state.players
-        probe = _evolve(state, whites=whites, pos=tuple(pos), bans=tuple(bans), turn=seat)
+        probe = state._evolve(whites=whites, pos=tuple(pos), bans=tuple(bans), turn=seat)
         if _slide_lengths(probe, seat):
             break
         whites |= 1 << pos[seat]  # §6.4: it dies; its pearl stays, white from then on
@@ -228,8 +206,8 @@ def _start_turn(state: SurvivalState, fresh_history: bool) -> SurvivalState:
         fresh_history = True
     key = _key(whites, pos, seat, bans)
     history = ((key,) if fresh_history else state.history + (key,))
-    nxt = _evolve(state, whites=whites, pos=tuple(pos), out=tuple(out), bans=tuple(bans),
-                  turn=seat, history=history, dead=dead)
+    nxt = state._evolve(whites=whites, pos=tuple(pos), out=tuple(out), bans=tuple(bans),
+                        turn=seat, history=history, dead=dead)
     if history.count(key) >= 3:
         return _finish(nxt, whites, pos, out, bans, None, Termination.REPETITION)
     if nxt.ply >= nxt.max_plies:
@@ -248,12 +226,12 @@ def _finish(state, whites, pos, out, bans, winner, termination) -> SurvivalState
     scores = tuple(float(o if o != LIVE else (state.players - 1 if winner is not None else gone))
                    for o in out)
     outcome = Outcome((winner,) if winner is not None else (), scores, termination)
-    return _evolve(state, whites=whites, pos=tuple(pos), out=tuple(out), bans=tuple(bans),
-                   outcome=outcome)
+    return state._evolve(whites=whites, pos=tuple(pos), out=tuple(out), bans=tuple(bans),
+                         outcome=outcome)
 
 
 @register
-class PearlSurvival(Game):
+class PearlSurvival(PearlGame):
     """rules/pearl.md §6."""
 
     slug = "pearl-survival"
@@ -274,12 +252,9 @@ class PearlSurvival(Game):
                "ahead while the moving row stays in touch with its neighbours. Pushed off the "
                "board, you are out; unable to move on your turn, you die. The last pearl able "
                "to move wins.")
-    rules_page = "rules/pearl.md"
 
     def _config(self, options: dict) -> tuple:
-        if options["n"] + 2 > options["size"]:
-            raise InvalidOptionsError(
-                f"n={options['n']} needs a board of at least {options['n'] + 2}x{options['n'] + 2}")
+        check_square(options["size"], options["n"])
         return options["size"], options["n"], options["enter"] == "white", options["max_plies"]
 
     def _new_state(self, players: int, seed: int, options: dict) -> SurvivalState:
@@ -295,23 +270,18 @@ class PearlSurvival(Game):
         size, n, enter_white, cap = self._config(self.normalize_options(options))
         g = grid(size)
         pos = tuple(g.parse(p) for p in seats)
-        w = white_square(g, n) if whites is None else g.mask_of(
-            parse_point(p, size) for p in whites)
+        w = white_square(g, n) if whites is None else g.parse_mask(whites)
         for p in pos:
             w &= ~(1 << p)
         state = SurvivalState(size, n, enter_white, cap, w, pos, (LIVE,) * len(pos),
                               (0,) * len(pos), (to_move - 1) % len(pos), len(pos))
         return _start_turn(state, fresh_history=True)
 
-    def state_from_dict(self, d: Mapping) -> SurvivalState:
-        try:
-            g = grid(int(d["size"]))
-            return SurvivalState(
-                g.n, int(d["n"]), d["enter"] == "white", int(d["max_plies"]),
-                g.mask_of(parse_point(p, g.n) for p in d["whites"]),
-                tuple(g.parse(p) if p else -1 for p in d["pos"]), tuple(map(int, d["out"])),
-                tuple(map(int, d["bans"])), int(d["turn"]), int(d["ply"]),
-                tuple(map(str, d["history"])), Outcome.from_dict(d["outcome"]), d.get("last"),
-                int(d["dead"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidStateError(f"bad pearl-survival state: {exc}") from exc
+    def _state_from_dict(self, d: Mapping) -> SurvivalState:
+        g = grid(int(d["size"]))
+        return SurvivalState(
+            g.n, int(d["n"]), d["enter"] == "white", int(d["max_plies"]),
+            g.parse_mask(d["whites"]), tuple(g.parse(p) if p else -1 for p in d["pos"]),
+            tuple(map(int, d["out"])), tuple(map(int, d["bans"])), int(d["turn"]),
+            int(d["ply"]), tuple(map(str, d["history"])), Outcome.from_dict(d["outcome"]),
+            d.get("last"), int(d["dead"]))

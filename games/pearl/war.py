@@ -11,17 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from games.core import (Game, InvalidStateError, OptionSpec, Outcome, State,
-                        Termination)
+from games.core import OptionSpec, Outcome, Termination
 from games.registry import register
 
 from . import push
-from .board import (BLACK_DISC, DIR_LETTERS, WHITE_DISC, E, Grid, N, S, W, bits, grid,
-                    opposite, parse_point, svg_diagram, text_diagram)
+from .base import BLACK, SEAT_NAMES, WHITE, ColourState, PearlGame, colour_masks
+from .board import DIR_LETTERS, E, Grid, N, S, W, bits, grid, opposite, svg_diagram
 from .moves import PASS, Pass, Slide, is_pass, parse_slide
-
-BLACK, WHITE = 0, 1
-SEAT_NAMES = ("black", "white")
 # §3.1 no retreat: each side moves only toward the enemy home.
 SIDE_DIRECTIONS = ((W, S), (E, N))
 NO_BAN = -1
@@ -63,7 +59,7 @@ def has_move(g: Grid, black: int, white: int, seat: int, ban_dir: int, ban: int)
 
 
 @dataclass(frozen=True)
-class WarState(State):
+class WarState(ColourState):
     """Both armies as bitboards, the side to move, the push-back ban on it (the opponent's last
     slide direction and the point set D, §3.4), and the repetition history: keys of the
     positions since the last pearl left the board (§3.5, §11)."""
@@ -80,20 +76,8 @@ class WarState(State):
     outcome: Outcome | None = None
     last: str | None = field(default=None, compare=False)
 
-    players = 2
-
-    @property
-    def grid(self) -> Grid:
-        return grid(self.size)
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.turn
-
     # -- moves -----------------------------------------------------------------------------
-    def legal_moves(self) -> list:
-        if self.outcome is not None:
-            return []
+    def _moves(self) -> list:
         g, w = self.grid, self.grid.w
         own = self.black if self.turn == BLACK else self.white
         moves = [Slide(q % w, q // w, d, k)
@@ -148,43 +132,27 @@ class WarState(State):
                          self.ply + 1, history, None, text)
         own = black if mover == BLACK else white
         if (own >> home(g, 1 - mover)) & 1:
-            return state._ended(Outcome.win(mover, 2, Termination.HOME))
+            return state._evolve(outcome=Outcome.win(mover, 2, Termination.HOME))
         return state._judged()
 
-    def _judged(self) -> "WarState":
+    def _judge(self) -> Outcome | None:
         """§11 order after the win: mutual block (§2.6), repetition, the ply cap (§3.5); the
         draw safeguards are [R] (§1): the text has none, a server needs them."""
         g = self.grid
         if not has_move(g, self.black, self.white, self.turn, self.ban_dir, self.ban) and \
                 not has_move(g, self.black, self.white, 1 - self.turn, NO_BAN, 0):
-            return self._ended(Outcome.draw(2, Termination.MUTUAL_BLOCK))
+            return Outcome.draw(2, Termination.MUTUAL_BLOCK)
         if self.history and self.history.count(self.history[-1]) >= 3:
-            return self._ended(Outcome.draw(2, Termination.REPETITION))
+            return Outcome.draw(2, Termination.REPETITION)
         if self.ply >= self.max_plies:
-            return self._ended(Outcome.draw(2, Termination.MAX_PLIES))
-        return self
-
-    def _ended(self, outcome: Outcome) -> "WarState":
-        return WarState(self.size, self.max_plies, self.black, self.white, self.turn,
-                        self.ban_dir, self.ban, self.ply, self.history, outcome, self.last)
+            return Outcome.draw(2, Termination.MAX_PLIES)
+        return None
 
     # -- presentation ----------------------------------------------------------------------
-    def _symbol(self, p: int) -> str:
-        if (self.black >> p) & 1:
-            return "B"
-        return "W" if (self.white >> p) & 1 else "."
-
     def view(self, seat: int | None) -> dict:
-        g = self.grid
-        return {
-            "size": self.size, "board": self.render_text().splitlines()[:-1],
-            "black": g.point_list(self.black), "white": g.point_list(self.white),
-            "counts": {"black": self.black.bit_count(), "white": self.white.bit_count()},
-            "to_move": self.current_player, "ply": self.ply, "last_move": self.last,
-            "no_push_back": {"direction": DIR_LETTERS[opposite(self.ban_dir)],
-                             "points": g.point_list(self.ban)} if self.ban else None,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
-        }
+        ban = {"direction": DIR_LETTERS[opposite(self.ban_dir)],
+               "points": self.grid.point_list(self.ban)} if self.ban else None
+        return self._view(no_push_back=ban)
 
     def to_dict(self) -> dict:
         g = self.grid
@@ -193,16 +161,11 @@ class WarState(State):
             "black": g.point_list(self.black), "white": g.point_list(self.white),
             "turn": self.turn, "ban_dir": DIR_LETTERS[self.ban_dir] if self.ban else None,
             "ban": g.point_list(self.ban), "ply": self.ply, "history": list(self.history),
-            "last": self.last, "outcome": self.outcome.to_dict() if self.outcome else None,
+            "last": self.last, "outcome": self._outcome_dict(),
         }
 
-    def render_text(self, seat: int | None = None) -> str:
-        return text_diagram(self.grid, self._symbol)
-
     def render_svg(self, seat: int | None = None) -> str:
-        discs = {p: BLACK_DISC for p in bits(self.black)}
-        discs.update({p: WHITE_DISC for p in bits(self.white)})
-        return svg_diagram(self.grid, discs, f"Pearl War, ply {self.ply}")
+        return svg_diagram(self.grid, self._discs(), f"Pearl War, ply {self.ply}")
 
 
 def _opening(g: Grid, max_plies: int, black: int, white: int, turn: int) -> WarState:
@@ -212,7 +175,7 @@ def _opening(g: Grid, max_plies: int, black: int, white: int, turn: int) -> WarS
 
 
 @register
-class PearlWar(Game):
+class PearlWar(PearlGame):
     """rules/pearl.md §3."""
 
     slug = "pearl-war"
@@ -231,7 +194,6 @@ class PearlWar(Game):
                "lies in front — enemies and friends, off the board too — as long as the moving "
                "row stays in touch with a friendly pearl beside it. First to stand on the enemy "
                "home corner wins.")
-    rules_page = "rules/pearl.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> WarState:
         g = grid(options["size"])
@@ -245,21 +207,15 @@ class PearlWar(Game):
         side to move (0 Black, 1 White), no push-back ban; stuck sides pass or block (§2.6)."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])
-        b = g.mask_of(parse_point(n, g.n) for n in black)
-        w = g.mask_of(parse_point(n, g.n) for n in white)
-        if b & w:
-            raise InvalidStateError("a point holds both colours")
+        b, w = colour_masks(g, black, white)
         return _opening(g, opts["max_plies"], b, w, to_move)
 
-    def state_from_dict(self, d: Mapping) -> WarState:
-        try:
-            g = grid(int(d["size"]))
-            masks = [g.mask_of(parse_point(n, g.n) for n in d[c]) for c in SEAT_NAMES]
-            ban = g.mask_of(parse_point(n, g.n) for n in d["ban"])
-            ban_dir = DIR_LETTERS.index(d["ban_dir"]) if d["ban_dir"] else NO_BAN
-            return WarState(g.n, int(d["max_plies"]), masks[0], masks[1], int(d["turn"]),
-                            ban_dir, ban, int(d["ply"]), tuple(map(str, d["history"])),
-                            Outcome.from_dict(d["outcome"]), d.get("last"))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidStateError(f"bad pearl-war state: {exc}") from exc
+    def _state_from_dict(self, d: Mapping) -> WarState:
+        g = grid(int(d["size"]))
+        black, white = (g.parse_mask(d[c]) for c in SEAT_NAMES)
+        ban = g.parse_mask(d["ban"])
+        ban_dir = DIR_LETTERS.index(d["ban_dir"]) if d["ban_dir"] else NO_BAN
+        return WarState(g.n, int(d["max_plies"]), black, white, int(d["turn"]), ban_dir, ban,
+                        int(d["ply"]), tuple(map(str, d["history"])),
+                        Outcome.from_dict(d["outcome"]), d.get("last"))
 

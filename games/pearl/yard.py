@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from games import svg
-from games.core import (Game, InvalidMoveError, InvalidStateError, OptionSpec, Outcome, State,
-                        Termination)
+from games.core import InvalidMoveError, OptionSpec, Outcome, Termination
 from games.registry import register
 
 from . import push
-from .board import (DIR_LETTERS, DIRECTIONS, WHITE_DISC, Grid, bits, direction_of,
-                    grid, opposite, parse_point, svg_diagram, text_diagram)
+from .base import PearlGame, PearlState
+from .board import (DIR_LETTERS, DIRECTIONS, WHITE_DISC, Grid, bits, direction_of, grid,
+                    opposite, svg_diagram)
 from .moves import PASS, Pass, is_pass
 
 POLICE, THIEF = 0, 1
@@ -79,7 +79,7 @@ def _adjacent(g: Grid, a: int, b: int) -> bool:
 
 
 @dataclass(frozen=True)
-class YardState(State):
+class YardState(PearlState):
     """White pearls (a bitboard), the two pieces' points (thief -1 once escaped), the seat to
     move and the push-back ban on it: the direction its piece was displaced last ply, or -1."""
 
@@ -93,19 +93,7 @@ class YardState(State):
     outcome: Outcome | None = None
     last: str | None = field(default=None, compare=False)
 
-    players = 2
-
-    @property
-    def grid(self) -> Grid:
-        return grid(self.size)
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.turn
-
-    def legal_moves(self) -> list:
-        if self.outcome is not None:
-            return []
+    def _moves(self) -> list:
         dirs = _legal_dirs(self.grid, self.whites, self.police, self.thief, self.turn, self.ban)
         return [Go(d) for d in dirs] if dirs else [PASS]
 
@@ -146,12 +134,12 @@ class YardState(State):
 
     def view(self, seat: int | None) -> dict:
         return {
-            "size": self.size, "board": self.render_text().splitlines()[:-1],
+            "size": self.size, "board": self._board_rows(),
             "police": self._name(self.police), "thief": self._name(self.thief),
             "whites": self.grid.point_list(self.whites), "to_move": self.current_player,
             "ply": self.ply, "last_move": self.last,
             "banned": DIR_LETTERS[opposite(self.ban)] if self.ban != NO_BAN else None,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
 
     def to_dict(self) -> dict:
@@ -160,11 +148,8 @@ class YardState(State):
             "police": self._name(self.police), "thief": self._name(self.thief),
             "turn": self.turn, "ban": DIR_LETTERS[self.ban] if self.ban != NO_BAN else None,
             "ply": self.ply, "last": self.last,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "outcome": self._outcome_dict(),
         }
-
-    def render_text(self, seat: int | None = None) -> str:
-        return text_diagram(self.grid, self._symbol)
 
     def render_svg(self, seat: int | None = None) -> str:
         discs = {p: WHITE_DISC for p in bits(self.whites)}
@@ -189,7 +174,7 @@ def _judge(g: Grid, whites: int, police: int, thief: int, turn: int,
 
 
 @register
-class PearlYard(Game):
+class PearlYard(PearlGame):
     """rules/pearl.md §7."""
 
     slug = "pearl-yard"
@@ -204,7 +189,6 @@ class PearlYard(Game):
                "behind your own piece so that it steps one point, carrying the pearls ahead; no "
                "2×2 block of pearls may form. Police wins by touching the Thief, the Thief by "
                "being pushed off the edge of the board.")
-    rules_page = "rules/pearl.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> YardState:
         g = grid(options["size"])
@@ -221,18 +205,15 @@ class PearlYard(Game):
         """A hand-set position (rules/pearl.md §9): the pieces' and white pearls' points, the
         seat to move and, optionally, the direction letter it may not play (§7.3 push-back)."""
         g = grid(self.normalize_options(options)["size"])
-        w = g.mask_of(parse_point(n, g.n) for n in whites)
+        w = g.parse_mask(whites)
         ban = opposite(direction_of(banned)) if banned else NO_BAN
         p, t = g.parse(police), g.parse(thief)
         return YardState(g.n, w, p, t, to_move, ban, 0, _judge(g, w, p, t, to_move, ban))
 
-    def state_from_dict(self, d: Mapping) -> YardState:
-        try:
-            g = grid(int(d["size"]))
-            thief = g.parse(d["thief"]) if d["thief"] else -1
-            ban = direction_of(d["ban"]) if d["ban"] else NO_BAN
-            return YardState(g.n, g.mask_of(parse_point(n, g.n) for n in d["whites"]),
-                             g.parse(d["police"]), thief, int(d["turn"]), ban, int(d["ply"]),
-                             Outcome.from_dict(d["outcome"]), d.get("last"))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidStateError(f"bad pearl-yard state: {exc}") from exc
+    def _state_from_dict(self, d: Mapping) -> YardState:
+        g = grid(int(d["size"]))
+        thief = g.parse(d["thief"]) if d["thief"] else -1
+        ban = direction_of(d["ban"]) if d["ban"] else NO_BAN
+        return YardState(g.n, g.parse_mask(d["whites"]), g.parse(d["police"]), thief,
+                         int(d["turn"]), ban, int(d["ply"]), Outcome.from_dict(d["outcome"]),
+                         d.get("last"))
