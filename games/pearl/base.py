@@ -108,7 +108,7 @@ class PearlGame(Game):
     def state_from_dict(self, d: Mapping) -> State:
         try:
             return self._state_from_dict(d)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad {self.slug} state: {exc}") from exc
 
     @abstractmethod
