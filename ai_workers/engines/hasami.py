@@ -39,6 +39,13 @@ def _exposed(mine: int, enemy: int, empty: int, shifts) -> int:
     return out.bit_count()
 
 
+def _squares(bb: int):
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low
+
+
 def _runs(men: int, shifts, length: int) -> int:
     """How many `length`-long runs of `men` lie along the lines of `shifts` (overlaps count)."""
     total = 0
@@ -56,7 +63,7 @@ class HasamiEvaluator(Evaluator):
     playout_cutoff = 40
 
     def __init__(self, material: float = 0.16, exposed: float = 0.03, liberty: float = 0.004,
-                 lines: float = 0.05, dux: float = 0.03) -> None:
+                 lines: float = 0.05, dux: float = 0.08) -> None:
         self.w_material, self.w_exposed, self.w_liberty = material, exposed, liberty
         self.w_lines, self.w_dux = lines, dux
 
@@ -88,8 +95,22 @@ class HasamiEvaluator(Evaluator):
             score += self.w_lines * (self._line_potential(r, mine, seat)
                                      - self._line_potential(r, theirs, 1 - seat))
         if state.duces:
-            score += self.w_dux * ((spread4(state.duces & mine) & empty).bit_count()
-                                   - (spread4(state.duces & theirs) & empty).bit_count())
+            score += self._blockade(state, mine, theirs, empty)
+        return score
+
+    def _blockade(self, state, mine: int, theirs: int, empty: int) -> float:
+        """Latrunculi ends by blockade (§7): free squares next to each dux, and, as the enemy
+        runs out of men, how close our men stand to the enemy dux (the blockade must be built)."""
+        my_dux, their_dux = state.duces & mine, state.duces & theirs
+        score = self.w_dux * ((spread4(my_dux) & empty).bit_count()
+                              - (spread4(their_dux) & empty).bit_count())
+        their_men = (theirs & ~state.duces).bit_count()
+        if their_dux and their_men <= 4:
+            d = their_dux.bit_length() - 1
+            df, dr = d % STRIDE, d // STRIDE
+            gaps = sorted(abs(p % STRIDE - df) + abs(p // STRIDE - dr)
+                          for p in _squares(mine & ~state.duces))[:4]
+            score -= 0.01 * (5 - their_men) * sum(gaps)
         return score
 
     def _material(self, r, diff: int, me_cap: int, opp_cap: int) -> float:
