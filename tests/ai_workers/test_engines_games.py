@@ -224,3 +224,12 @@ def test_hidden_information_engines_use_only_own_options(slug):
     for level in LEVELS:
         result = get_engine(slug, level).search(sealed, limit=Limit(nodes=50), rng=Random(1))
         assert state.is_legal(result.move)
+
+
+def test_latrunculi_completes_a_blockade_of_the_dux():
+    from games.hasami import Latrunculi
+    state = Latrunculi.instance.position(black=["a1"], white=["a2", "c1", "f7"],
+                                         duces=["a1", "f7"], to_move=1)
+    result = get_engine("latrunculi", "easy").search(state, limit=Limit(nodes=2000),
+                                                      rng=Random(0))
+    assert str(result.move) == "c1-b1" and result.value > 0.99
