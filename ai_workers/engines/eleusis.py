@@ -36,14 +36,14 @@ import math
 import time
 from dataclasses import dataclass
 from random import Random
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 from games import State
 from games.new_eleusis import bank
 from games.new_eleusis.cards import card_text, parse_card
 from games.new_eleusis.game import CommitRule, Judge, NoPlay, Play, parse_notation
 from games.new_eleusis.induction import (
-    BANK_WEIGHT, NODE_COST, Belief, Evidence, Hypothesis, analyse, enumerated_sources,
+    Belief, Evidence, Hypothesis, analyse, build_space, enumerated_sources,
 )
 from games.new_eleusis.rulelang import Rule, RuleError, compile_rule
 
@@ -103,32 +103,8 @@ class HypothesisPool:
         if count not in self._spaces:
             if len(self._spaces) >= 4:
                 self._spaces.clear()
-            self._spaces[count] = _build_space(self._compiled[:count])
+            self._spaces[count] = build_space([r for r in self._compiled[:count] if r is not None])
         return self._spaces[count]
-
-
-def _build_space(compiled: Sequence[Rule | None]) -> tuple[Hypothesis, ...]:
-    mass: dict[tuple, float] = {}
-    rules: dict[tuple, Rule] = {}
-    sources: dict[tuple, list[str]] = {}
-
-    def add(rule: Rule, weight: float, source: str) -> None:
-        key = (rule.lookback, rule.uses_n, rule.n_base, rule.n_period, rule.table)
-        if key not in rules or rule.nodes < rules[key].nodes:
-            rules[key] = rule
-        mass[key] = mass.get(key, 0.0) + weight
-        sources.setdefault(key, []).append(source)
-
-    enumerated = [rule for rule in compiled if rule is not None]
-    bank_share = BANK_WEIGHT if enumerated else 1.0
-    for entry in bank.BANK:
-        add(entry.rule, bank_share / len(bank.BANK), f"bank:{entry.name}")
-    weights = [math.exp(-NODE_COST * rule.nodes) for rule in enumerated]
-    scale = (1.0 - bank_share) / sum(weights) if weights else 0.0
-    for rule, weight in zip(enumerated, weights):
-        add(rule, weight * scale, "enumerated")
-    return tuple(Hypothesis(rules[k], math.log(mass[k]), tuple(sources[k]))
-                 for k in sorted(rules, key=lambda k: -mass[k]))
 
 
 POOL = HypothesisPool()

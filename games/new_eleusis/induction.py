@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from .cards import parse_card
 from .rulelang import Rule, RuleError, compile_rule
@@ -188,10 +188,13 @@ def enumerated_sources() -> list[str]:
     return out + list(_MEMORY)
 
 
-@lru_cache(maxsize=4)
-def hypothesis_space(with_bank: bool = True, with_enumerated: bool = True,
-                     bank_weight: float = BANK_WEIGHT) -> tuple[Hypothesis, ...]:
-    """Valid (total, live) rules, one per verdict table, with their log prior."""
+def build_space(enumerated: Sequence[Rule], with_bank: bool = True,
+                bank_weight: float = BANK_WEIGHT) -> tuple[Hypothesis, ...]:
+    """Hypotheses from the bank and `enumerated` rules, one per verdict table, most probable first.
+
+    The bank shares `bank_weight` of the prior mass (all of it without enumerated rules); an
+    enumerated rule weighs exp(-NODE_COST * nodes). Rules with one table pool their mass and keep
+    the smallest expression."""
     mass: dict[tuple, float] = {}
     rules: dict[tuple, Rule] = {}
     sources: dict[tuple, list[str]] = {}
@@ -205,22 +208,34 @@ def hypothesis_space(with_bank: bool = True, with_enumerated: bool = True,
 
     if with_bank:
         from .bank import BANK
-        share = (bank_weight if with_enumerated else 1.0) / len(BANK)
+        share = (bank_weight if enumerated else 1.0) / len(BANK)
         for entry in BANK:
             add(entry.rule, share, f"bank:{entry.name}")
-    if with_enumerated:
-        compiled = []
-        for text in enumerated_sources():
-            try:
-                compiled.append(compile_rule(text, cache=False))
-            except RuleError:
-                continue
-        weights = [math.exp(-NODE_COST * rule.nodes) for rule in compiled]
+    if enumerated:
+        weights = [math.exp(-NODE_COST * rule.nodes) for rule in enumerated]
         scale = (1.0 - bank_weight if with_bank else 1.0) / sum(weights)
-        for rule, weight in zip(compiled, weights):
+        for rule, weight in zip(enumerated, weights):
             add(rule, weight * scale, "enumerated")
     return tuple(Hypothesis(rules[k], math.log(mass[k]), tuple(sources[k]))
                  for k in sorted(rules, key=lambda k: -mass[k]))
+
+
+def compiled_sources() -> list[Rule]:
+    """The enumerated sources that compile to valid rules, in enumeration order."""
+    compiled = []
+    for text in enumerated_sources():
+        try:
+            compiled.append(compile_rule(text, cache=False))
+        except RuleError:
+            continue
+    return compiled
+
+
+@lru_cache(maxsize=4)
+def hypothesis_space(with_bank: bool = True, with_enumerated: bool = True,
+                     bank_weight: float = BANK_WEIGHT) -> tuple[Hypothesis, ...]:
+    """Valid (total, live) rules, one per verdict table, with their log prior."""
+    return build_space(compiled_sources() if with_enumerated else [], with_bank, bank_weight)
 
 
 # ---------------------------------------------------------------------------------------------
