@@ -11,7 +11,8 @@ For each game it prints a win-rate table. Rows:
   policy (the `uct` level, where a game has one): which search suits the game;
 - `strong vs medium`, `medium vs easy`, `easy vs random`: each level with its own default budget,
   scaled by `--scale` so a run stays short.
-Seats alternate between games; in games for more seats the engine under test plays one seat and
+One-seat puzzles print each level's score over a whole puzzle instead. Seats alternate between
+games; in games for more seats the engine under test plays one seat and
 the opponent engine all the others (the seat rotates). A game still running after `--max-plies`
 plies is counted as a draw ("capped"). Score = (wins + draws / 2) / games.
 """
@@ -83,19 +84,23 @@ def match(slug: str, make_a, make_b, limit_a: Limit, limit_b: Limit, n_games: in
     return tally
 
 
+def warmed_up(slug: str, plies: int, seed: int = 1):
+    """The start position after up to `plies` random plies, stopping short of the end."""
+    game = games.get_game(slug)
+    state, rng = game.new_state(players=game.min_players, seed=seed), Random(plies)
+    for _ in range(plies):
+        following = state.apply(rng.choice(state.legal_moves()))
+        if following.is_terminal:
+            break
+        state = following
+    return state
+
+
 def speed(slug: str, level: str, seconds: float, warmup_plies: int = 20) -> tuple[float, float]:
     """(nodes/s from the start, nodes/s after `warmup_plies` random plies) for one level."""
-    game = games.get_game(slug)
     out = []
     for plies in (0, warmup_plies):
-        state = game.new_state(players=game.min_players, seed=1)
-        rng = Random(plies)
-        for _ in range(plies):
-            if state.legal_moves() and not state.is_terminal:
-                state = state.apply(rng.choice(state.legal_moves()))
-        if state.is_terminal:
-            out.append(0.0)
-            continue
+        state = warmed_up(slug, plies)
         result = get_engine(slug, level).search(state, limit=Limit(seconds=seconds), rng=Random(0))
         out.append(result.nodes / max(result.seconds, 1e-9))
     return out[0], out[1]
@@ -103,16 +108,7 @@ def speed(slug: str, level: str, seconds: float, warmup_plies: int = 20) -> tupl
 
 def reply_times(slug: str, plies: int = 20) -> dict:
     """Each level's reply time with its own default budget: (start, mid-game) seconds."""
-    game = games.get_game(slug)
-    start = game.new_state(players=game.min_players, seed=1)
-    mid, rng = start, Random(plies)
-    for _ in range(plies):
-        if mid.is_terminal:
-            break
-        following = mid.apply(rng.choice(mid.legal_moves()))
-        if following.is_terminal:
-            break
-        mid = following
+    start, mid = warmed_up(slug, 0), warmed_up(slug, plies)
     out = {}
     for level in levels_for(slug):
         engine = get_engine(slug, level)
@@ -123,6 +119,20 @@ def reply_times(slug: str, plies: int = 20) -> dict:
             times.append(time.perf_counter() - started)
         out[level] = (engine.default_limit.seconds, times[0], times[1])
     return out
+
+
+def puzzle_scores(slug: str, table, scale: float) -> None:
+    """One-seat puzzles: play each level to the end (budgets scaled) and print its score."""
+    game = games.get_game(slug)
+    for level, make in table.items():
+        engine, started = make(), time.perf_counter()
+        limit = engine.default_limit.scaled(scale)
+        state = game.new_state(players=1, seed=0)
+        while not state.is_terminal:
+            state = state.apply(engine.search(state, limit=limit, rng=Random(0)).move)
+        print(f"  {level:<10} score {state.outcome.scores[0]:>6.0f} "
+              f"({state.outcome.termination.value}, {time.perf_counter() - started:.1f}s)",
+              flush=True)
 
 
 def print_row(label: str, tally: Tally, elapsed: float) -> None:
@@ -144,6 +154,8 @@ def bench_game(slug: str, args) -> None:
             budget_text = f"{budget:.2f}s" if budget is not None else "none"
             print(f"  reply {level:<10} budget {budget_text:>6}: {t0:.3f}s at the start, "
                   f"{t1:.3f}s mid-game", flush=True)
+    if game.max_players == 1 and not args.speed_only:
+        puzzle_scores(slug, table, args.scale)
     if args.speed_only or game.has_hidden_information or game.max_players == 1:
         return
     print(f"  {'pairing':<22} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'capped':>6} "
@@ -165,18 +177,10 @@ def bench_game(slug: str, args) -> None:
 
 
 def speed_plain(slug: str, seconds: float) -> tuple[float, float]:
-    game = games.get_game(slug)
+    """Plain UCT playouts/s from the start and after 20 random plies."""
     out = []
     for plies in (0, 20):
-        state = game.new_state(players=game.min_players, seed=1)
-        rng = Random(plies)
-        for _ in range(plies):
-            if not state.is_terminal:
-                state = state.apply(rng.choice(state.legal_moves()))
-        if state.is_terminal:
-            out.append(0.0)
-            continue
-        result = plain_uct(Limit(seconds=seconds)).search(state, rng=Random(0))
+        result = plain_uct(Limit(seconds=seconds)).search(warmed_up(slug, plies), rng=Random(0))
         out.append(result.nodes / max(result.seconds, 1e-9))
     return out[0], out[1]
 
