@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 
 from . import svg
 from .core import (
-    Game, IllegalMoveError, InvalidMoveError, InvalidOptionsError, InvalidStateError, OptionSpec,
+    Game, InvalidMoveError, InvalidOptionsError, InvalidStateError, OptionSpec,
     Outcome, State, Termination,
 )
 from .registry import register

@@ -10,7 +10,7 @@ import games.new_eleusis  # noqa: F401  (registers the game)
 from games import IllegalMoveError, InvalidMoveError, InvalidOptionsError, NotYourTurnError
 from games import Termination
 from games.new_eleusis.cards import card_text, parse_card
-from games.new_eleusis.game import first_player, round_scores
+from games.new_eleusis.game import first_player
 
 G = games.get_game("new-eleusis")
 R1 = "color(cur) != color(prev)"
