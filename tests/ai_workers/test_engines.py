@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from random import Random
-from typing import ClassVar
 
 import pytest
 
@@ -240,3 +239,12 @@ def test_alphabeta_respects_the_time_limit_within_ten_percent():
 def test_alphabeta_hands_other_seat_counts_to_uct():
     result = AB.search(NimState(stones=3, players=3), limit=Limit(nodes=500), rng=Random(0))
     assert result.move == 3 and result.nodes == 500
+
+
+# -- the benchmark runner ----------------------------------------------------------------------
+def test_bench_match_tallies_a_perfect_player_against_a_random_one(toy_registered):
+    from bench.engines import match
+    tally = match(toy_registered, lambda: AB, RandomEngine, Limit(depth=9), Limit(nodes=1),
+                  n_games=6, max_plies=20)
+    assert tally.games == 6 and tally.losses == 0 and tally.wins >= 3
+    assert tally.score >= 0.75 and tally.capped == 0
