@@ -14,9 +14,9 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite
 
 
 def _persona(django_user_model, name: str):
-    user = django_user_model.objects.create_user(username=name, password=f"{name}-secret-pw")
     from rest_framework.authtoken.models import Token
 
+    user = django_user_model.objects.create_user(username=name, password=f"{name}-secret-pw")
     Token.objects.create(user=user)
     return user
 
@@ -31,39 +31,25 @@ def _client_for(user):
     return client
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return _persona(django_user_model, "alice")
+def _persona_fixtures(name: str):
+    """Fixtures `<name>` (the user) and `as_<name>` (an API client with their token)."""
+
+    @pytest.fixture(name=name)
+    def user(django_user_model):
+        return _persona(django_user_model, name)
+
+    @pytest.fixture(name=f"as_{name}")
+    def client(request):
+        return _client_for(request.getfixturevalue(name))
+
+    return user, client
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return _persona(django_user_model, "bob")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return _persona(django_user_model, "carol")
-
-
-@pytest.fixture
-def dave(django_user_model):
-    return _persona(django_user_model, "dave")
-
-
-@pytest.fixture
-def as_alice(alice):
-    return _client_for(alice)
-
-
-@pytest.fixture
-def as_bob(bob):
-    return _client_for(bob)
-
-
-@pytest.fixture
-def as_carol(carol):
-    return _client_for(carol)
+# alice and bob play, carol watches or takes open seats, dave fills a fourth seat.
+alice, as_alice = _persona_fixtures("alice")
+bob, as_bob = _persona_fixtures("bob")
+carol, as_carol = _persona_fixtures("carol")
+dave, as_dave = _persona_fixtures("dave")
 
 
 @pytest.fixture
