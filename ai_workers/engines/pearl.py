@@ -7,6 +7,7 @@ point y*(N+1)+x) and the game's grid.
 from __future__ import annotations
 
 import math
+import time
 from random import Random
 
 from games import State
@@ -124,13 +125,17 @@ class YardEvaluator(Evaluator):
 # ---------------------------------------------------------------------------------------------
 # Pearl Maze (§5): a one-seat puzzle, solved by depth-first search.
 # ---------------------------------------------------------------------------------------------
+class _SliceOver(Exception):
+    """One first step's share of the budget is spent (MazeSolver)."""
+
+
 class MazeSolver(Engine):
     """Longest-walk (or reach-the-goal) search for `pearl-maze`.
 
     A depth-first search over (whites, black) positions, deepest first, memoising each finished
     position's longest continuation (rules/pearl.md §10: the default step graph has no cycle, so
-    this is exact once the search completes). Within a budget it is an anytime search: the best
-    walk seen so far decides the move. In goal mode it stops at the first walk that reaches the
+    this is exact once the search completes). Within a budget it is an anytime search: each first
+    step gets an equal share of the budget, and the longest walk seen decides the move. In goal mode it stops at the first walk that reaches the
     goal. The value: +1 for a reached goal, -1 for a goal proved unreachable, otherwise the
     expected walk length L mapped to tanh(L / 40) in max mode (0 while a goal is still unseen).
     """
@@ -142,17 +147,49 @@ class MazeSolver(Engine):
         if limit.seconds is None and limit.nodes is None:
             budget.max_nodes = 1
         self.budget, self.best_line, self.memo = budget, [], {}
+        self.slice_nodes = self.slice_deadline = None
         self.goal_mode = state.goal >= 0
-        complete = True
-        try:
-            self._walk(state, rng)
-        except SearchTimeout:
-            complete = False
-        if complete and not self.goal_mode:
-            self.best_line = self._line_from_memo(state)
-        line = self.best_line or [state.legal_moves()[0]]
+        self.found_goal = False
+        if self.goal_mode:
+            complete = True
+            try:
+                self._walk(state, rng)
+            except SearchTimeout:
+                complete = False
+            line = self.best_line
+        else:
+            line, complete = self._split_walk(state, rng)
+        line = line or [state.legal_moves()[0]]
         return SearchResult(move=line[0], value=self._value(line, complete), pv=list(line),
                             nodes=budget.nodes, depth=len(line))
+
+    def _split_walk(self, root: State, rng: Random) -> tuple[list, bool]:
+        """Max mode: the budget is shared out among the first steps, so every one of them is
+        explored (one deep walk alone would spend it all under the first step)."""
+        children = self._children(root, rng)[::-1]          # best first
+        lines, complete = [], True
+        for i, (move, child) in enumerate(children):
+            self._slice(len(children) - i)
+            self.best_line = []
+            try:
+                self._walk(child, rng)
+                lines.append([move] + self._line_from_memo(child))
+            except _SliceOver:
+                lines.append([move] + self.best_line)
+                complete = False
+            except SearchTimeout:
+                lines.append([move] + self.best_line)
+                return max(lines, key=len), False
+        return max(lines, key=len), complete
+
+    def _slice(self, shares: int) -> None:
+        """This first step's part of what is left of the budget (nodes and time)."""
+        budget = self.budget
+        if budget.max_nodes is not None:
+            self.slice_nodes = budget.nodes + max(1, (budget.max_nodes - budget.nodes) // shares)
+        if budget.deadline is not None:
+            now = time.perf_counter()
+            self.slice_deadline = now + max(0.0, budget.deadline - now) / shares
 
     def _value(self, line: list, complete: bool) -> float:
         if self.goal_mode:
@@ -170,11 +207,14 @@ class MazeSolver(Engine):
         if (budget.max_nodes is not None and budget.nodes >= budget.max_nodes) or (
                 budget.nodes % 64 == 0 and budget.out_of_time()):
             raise SearchTimeout
+        if (self.slice_nodes is not None and budget.nodes >= self.slice_nodes) or (
+                self.slice_deadline is not None and budget.nodes % 64 == 0
+                and time.perf_counter() >= self.slice_deadline):
+            raise _SliceOver
 
     def _walk(self, root: State, rng: Random) -> None:
         """Iterative depth-first search; `memo[key]` = (longest continuation from key, its
         first move)."""
-        self.found_goal = False
         path: list = []
         stack = [(root, self._children(root, rng), 0, None)]
         while stack:
