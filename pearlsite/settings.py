@@ -85,10 +85,15 @@ TEMPLATES = [{
     ]},
 }]
 
+_DATABASE_URL = env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'pearlsite.sqlite3'}")
 try:
-    DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'pearlsite.sqlite3'}")}
-except (ValueError, KeyError) as exc:  # django-environ rejects unknown schemes with these
+    DATABASES = {"default": env.db_url_config(_DATABASE_URL)}
+except (ValueError, KeyError) as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from exc
+if not DATABASES["default"].get("ENGINE"):
+    # The URL itself is not echoed: it may hold a password.
+    raise ImproperlyConfigured("DATABASE_URL names no known database: its scheme must be "
+                               "postgres://, sqlite:/// or mysql://")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web + worker) share the file: wait for locks instead of failing.
     # IMMEDIATE: every transaction takes the write lock up front, so concurrent writers queue
