@@ -233,3 +233,19 @@ def test_latrunculi_completes_a_blockade_of_the_dux():
     result = get_engine("latrunculi", "easy").search(state, limit=Limit(nodes=2000),
                                                       rng=Random(0))
     assert str(result.move) == "c1-b1" and result.value > 0.99
+
+
+@pytest.mark.parametrize("slug,variant", [(slug, variant)
+                                          for slug, game in sorted(games.GAMES.items())
+                                          for variant in game.variants if variant != "standard"])
+def test_named_variants_get_legal_replies(slug, variant):
+    game = games.get_game(slug)
+    state = game.new_state(players=game.min_players, seed=3, variant=variant)
+    rng = Random(2)
+    for _ in range(8):
+        following = state.apply(rng.choice(state.legal_moves()))
+        if following.is_terminal:
+            break
+        state = following
+    result = get_engine(slug, "strong").search(state, limit=Limit(nodes=80), rng=Random(0))
+    assert state.is_legal(result.move)
