@@ -60,13 +60,13 @@ def play_game(state, engines: list, limits: list, rng: Random, max_plies: int):
 
 
 def match(slug: str, make_a, make_b, limit_a: Limit, limit_b: Limit, n_games: int,
-          max_plies: int, seed: int = 0) -> Tally:
+          max_plies: int, seed: int = 0, variant: str | None = None) -> Tally:
     """`n_games` games of engine A against B (B takes every other seat); A's tally."""
     game = games.get_game(slug)
     players = game.min_players if game.min_players > 1 else None
     tally = Tally()
     for i in range(n_games):
-        state = game.new_state(players=players, seed=seed + i)
+        state = game.new_state(players=players, seed=seed + i, variant=variant)
         a_seat = i % state.players
         engines = [make_a() if s == a_seat else make_b() for s in range(state.players)]
         limits = [limit_a if s == a_seat else limit_b for s in range(state.players)]
@@ -144,7 +144,8 @@ def print_row(label: str, tally: Tally, elapsed: float) -> None:
 def bench_game(slug: str, args) -> None:
     game = games.get_game(slug)
     table = levels_for(slug)
-    print(f"\n{slug}  ({game.min_players}-{game.max_players} seats)", flush=True)
+    print(f"\n{slug} {args.variant or ''} ({game.min_players}-{game.max_players} seats)",
+          flush=True)
     start_nps, mid_nps = speed(slug, "strong", args.speed_seconds)
     uct_start, uct_mid = speed_plain(slug, args.speed_seconds)
     print(f"  speed: strong {start_nps:,.0f} nodes/s at the start, {mid_nps:,.0f} mid-game; "
@@ -172,7 +173,8 @@ def bench_game(slug: str, args) -> None:
         if args.only and args.only not in label:
             continue
         started = time.perf_counter()
-        tally = match(slug, make_a, make_b, la, lb, args.games, args.max_plies, args.seed)
+        tally = match(slug, make_a, make_b, la, lb, args.games, args.max_plies, args.seed,
+                      args.variant)
         print_row(label, tally, time.perf_counter() - started)
 
 
@@ -200,6 +202,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time each level's reply at its own default budget")
     parser.add_argument("--only", default="", help="run only the rows whose label contains this")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default=None, help="a named variant for the matches")
     args = parser.parse_args(argv)
     for slug in args.slugs or sorted(games.GAMES):
         bench_game(slug, args)
