@@ -19,7 +19,8 @@ table (table.py) maps each slug to its engines; per-game modules fill it on impo
 | glaisher                               | alpha-beta, 1 ply    | pruned alpha-beta          |
 | ring-rugby                             | alpha-beta, 2 plies  | alpha-beta (ring_rugby.py) |
 | any other game                         | UCT                  | UCT (random rollouts)      |
-| hidden-information games (new-eleusis) | PlainMovePolicy, until a dedicated engine is registered |
+| new-eleusis (hidden information)       | induction scientist, Prophet, God (eleusis.py)     |
+| other hidden-information games         | PlainMovePolicy (own legal moves only)             |
 
 Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
 `search` raises ValueError for a finished game.
@@ -33,12 +34,13 @@ from .mcts import MCTSEngine
 from .simple import PlainMovePolicy, RandomEngine
 from .table import DEFAULT_LIMITS, ENGINE_TABLE, get_engine, levels_for, register_levels
 
-from . import glaisher, hasami, pearl, ring_rugby  # noqa: E402,F401  (per-game modules fill the engine table on import)
+# Per-game modules fill the engine table on import.
+from . import glaisher, hasami, pearl, ring_rugby  # noqa: E402,F401
 from . import eleusis  # noqa: E402,F401  (New Eleusis: induction scientist, Prophet calls, player God)
 
 __all__ = [
-    "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator", "Limit",
-    "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
+    "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator",
+    "Limit", "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
     "UnknownLevelError", "get_engine", "levels_for", "outcome_rewards", "register_levels",
     "to_value",
 ]
