@@ -147,9 +147,12 @@ def bench_game(slug: str, args) -> None:
     print(f"\n{slug} {args.variant or ''} ({game.min_players}-{game.max_players} seats)",
           flush=True)
     start_nps, mid_nps = speed(slug, "strong", args.speed_seconds)
-    uct_start, uct_mid = speed_plain(slug, args.speed_seconds)
+    plain = "plain UCT: not run (it would search the hidden true state)"
+    if not game.has_hidden_information:
+        uct_start, uct_mid = speed_plain(slug, args.speed_seconds)
+        plain = f"plain UCT {uct_start:,.0f} / {uct_mid:,.0f} playouts/s"
     print(f"  speed: strong {start_nps:,.0f} nodes/s at the start, {mid_nps:,.0f} mid-game; "
-          f"plain UCT {uct_start:,.0f} / {uct_mid:,.0f} playouts/s", flush=True)
+          f"{plain}", flush=True)
     if args.timing:
         for level, (budget, t0, t1) in reply_times(slug).items():
             budget_text = f"{budget:.2f}s" if budget is not None else "none"
