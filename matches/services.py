@@ -204,14 +204,14 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     rules = games.get_game(challenge.game)
     seed = secrets.randbits(62)
     state = rules.new_state(players=len(seats), seed=seed, options=challenge.options)
-    match = Match.objects.create(
+    match = Match(
         game=rules.slug, variant=challenge.variant, options=challenge.options, seed=seed,
         players=len(seats), state=state.to_dict(), to_move=state.current_player,
         rated=challenge.rated, days_per_move=challenge.days_per_move, ladder=challenge.ladder)
+    _set_deadline(match, seats)
+    match.save()
     match_seats = MatchSeat.objects.bulk_create([
         MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
-    _set_deadline(match, match_seats)
-    match.save(update_fields=["deadline"])
     _notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
     _schedule_ai(match, match_seats)
     return match
@@ -238,7 +238,7 @@ def _require_active(match: Match) -> None:
         raise Conflict(f"the match is {match.status}", code="match_finished")
 
 
-def _set_deadline(match: Match, seats: Sequence[MatchSeat]) -> None:
+def _set_deadline(match: Match, seats: Sequence[MatchSeat | ChallengeSeat]) -> None:
     human_to_move = match.to_move is not None and not seats[match.to_move].ai_level
     match.deadline = (timezone.now() + timedelta(days=match.days_per_move)
                       if match.days_per_move and human_to_move else None)
