@@ -248,3 +248,24 @@ def test_bench_match_tallies_a_perfect_player_against_a_random_one(toy_registere
                   n_games=6, max_plies=20)
     assert tally.games == 6 and tally.losses == 0 and tally.wins >= 3
     assert tally.score >= 0.75 and tally.capped == 0
+
+
+# -- purity ------------------------------------------------------------------------------------
+def test_engines_import_only_games_and_the_standard_library():
+    import ast
+    import pathlib
+    import sys
+    package = pathlib.Path(__file__).resolve().parents[2] / "ai_workers" / "engines"
+    allowed = set(sys.stdlib_module_names) | {"games", "__future__"}
+    modules = sorted(package.glob("*.py"))
+    assert len(modules) >= 6
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
