@@ -22,7 +22,7 @@ TIME_CHECK_PLIES = 16       # rollouts check the clock this often, so one long r
 class Node:
     __slots__ = ("state", "move", "children", "untried", "visits", "totals", "player")
 
-    def __init__(self, state: State, move, rng: Random) -> None:
+    def __init__(self, state: State, move) -> None:
         self.state = state
         self.move = move
         self.children: list[Node] = []
@@ -56,7 +56,7 @@ class MCTSEngine(Engine):
         self.cutoff = self.evaluator.playout_cutoff if cutoff is None else cutoff
 
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
-        root = Node(state, None, rng)
+        root = Node(state, None)
         root.expandable(rng)
         if limit.seconds is None and limit.nodes is None:
             budget.max_nodes = DEPTH_ONLY_ITERATIONS if limit.depth else 1
@@ -77,7 +77,7 @@ class MCTSEngine(Engine):
             depth += 1
         if node.untried and (max_depth is None or depth < max_depth):
             move = node.untried.pop()
-            child = Node(node.state.apply(move), move, rng)
+            child = Node(node.state.apply(move), move)
             rewards = self._rollout(child.state, rng, budget)
             node.children.append(child)     # only once its rollout finished: visits stay > 0
             path.append(child)

@@ -112,7 +112,7 @@ def test_random_engine_is_legal_and_reproducible():
 
 def test_search_refuses_a_finished_game():
     with pytest.raises(ValueError):
-        MCTS.search(tictactoe("XXX", "OO.", "..."), rng=Random(0))
+        MCTS.search(tictactoe("XO.", "XO.", "X.."), rng=Random(0))
 
 
 # -- outcomes → rewards ------------------------------------------------------------------------
