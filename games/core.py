@@ -311,6 +311,16 @@ class State(ABC):
         return [str(m) for m in self.legal_moves()]
 
 
+class TwoSeatTurns:
+    """For two-seat states with a `to_move` field: the seat to move acts until there is an outcome."""
+
+    players = 2
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.outcome is not None else self.to_move
+
+
 class Game(ABC):
     """A game declared as data. Subclasses set the class attributes and implement `_new_state`
     and `state_from_dict`; `options` and `variants` are exactly the rule book page's."""

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from . import svg
 from .core import (
     Game, InvalidMoveError, InvalidOptionsError, InvalidStateError, OptionSpec,
-    Outcome, State, Termination,
+    Outcome, State, Termination, TwoSeatTurns,
 )
 from .hexgrid import DIRECTION_NAMES, E, NE, NW, SE, SW, W, HexBoard, iter_bits
 from .registry import register
@@ -374,7 +374,7 @@ def _decode_cells(text: str) -> tuple[int, ...]:
 # State
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GlaisherState(State):
+class GlaisherState(TwoSeatTurns, State):
     """A Glaisher position. `history` holds the (cells, to_move) positions since a disc last came
     onto the board (only they can recur, §3.3), oldest first, this one last; kept only when the
     repetition rule is on."""
@@ -390,14 +390,6 @@ class GlaisherState(State):
     masks: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
 
     # -- protocol fields -----------------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return 2
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.to_move
-
     @property
     def in_setup(self) -> bool:
         """§3.1: one of the six setup turns of setup=free."""

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 from . import svg
 from .core import (
     Game, InvalidMoveError, InvalidOptionsError, InvalidStateError, OptionSpec,
-    Outcome, State, Termination,
+    Outcome, State, Termination, TwoSeatTurns,
 )
 from .registry import register
 
@@ -306,7 +306,7 @@ _MOVE_RE = re.compile(r"ring ([a-j])([1-9][0-9]?)"
 
 
 @dataclass(frozen=True)
-class RingRugbyState(State):
+class RingRugbyState(TwoSeatTurns, State):
     """A position: bitboards over the padded field, off-board pieces oldest knock-out first,
     the retaliation pair (§3.4.3), and the repetition history (§4.4) as position keys plus the
     board region of every ply since the history began."""
@@ -333,10 +333,6 @@ class RingRugbyState(State):
 
     # -- protocol properties -------------------------------------------------------------------
     @property
-    def players(self) -> int:
-        return 2
-
-    @property
     def outcome(self) -> Outcome | None:
         if self.result is not None:
             return self.result
@@ -344,10 +340,6 @@ class RingRugbyState(State):
             # §4.5 [R]: a side to move with no legal move loses.
             return Outcome.win(1 - self.to_move, 2, Termination.NO_MOVES)
         return None
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.to_move
 
     def key(self) -> tuple:
         """The §4.4 position key (off-board order is the order of `off`)."""

@@ -24,6 +24,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 from .. import svg
 from ..core import (
     Game, InvalidMoveError, InvalidStateError, OptionSpec, Outcome, State, Termination,
+    TwoSeatTurns,
 )
 from .geometry import (
     ORTHOGONAL, STRIDE, Board, bits_of, board, code, file_of, rank_of, spread4, square_name,
@@ -351,7 +352,7 @@ def has_five(rules: Rules, men: int, seat: int) -> bool:
 # The state
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class HasamiState(State):
+class HasamiState(TwoSeatTurns, State):
     """A position of one of the four games; see the module docstring for the fields."""
 
     rules: Rules = field(repr=False, hash=False)
@@ -368,14 +369,6 @@ class HasamiState(State):
     last_captured: int = field(default=0, compare=False, repr=False)
 
     # -- protocol attributes --------------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return 2
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.outcome is not None else self.to_move
-
     @property
     def game(self) -> Game:
         from ..registry import get_game
