@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 import time
+from functools import lru_cache
 from random import Random
 
+import games
 from games import State
 from games.pearl import push
 
@@ -135,15 +137,26 @@ class MazeSolver(Engine):
     A depth-first search over (whites, black) positions, deepest first, memoising each finished
     position's longest continuation (rules/pearl.md §10: the default step graph has no cycle, so
     this is exact once the search completes). Within a budget it is an anytime search: each first
-    step gets an equal share of the budget, and the longest walk seen decides the move. In goal mode it stops at the first walk that reaches the
-    goal. The value: +1 for a reached goal, -1 for a goal proved unreachable, otherwise the
-    expected walk length L mapped to tanh(L / 40) in max mode (0 while a goal is still unseen).
+    step gets an equal share of the budget, and the longest walk seen decides the move. In goal
+    mode it stops at the first walk that reaches the goal. The value: +1 for a reached goal, -1 for
+    a goal proved unreachable, otherwise the expected walk length L mapped to tanh(L / 40) in max
+    mode (0 while a goal is still unseen). With `book`, positions on a known longest walk from a
+    standard start (MAZE_BOOK) follow it: the full search needs far more than a reply's budget.
     """
 
-    def __init__(self, level: str, default_limit: Limit) -> None:
+    def __init__(self, level: str, default_limit: Limit, book: bool = False) -> None:
         super().__init__(level, default_limit)
+        self.book = book
 
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
+        if self.book and state.goal < 0:
+            line = _maze_book().get(state)
+            if line:
+                return SearchResult(move=line[0], value=math.tanh(len(line) / 40.0), pv=list(line),
+                                    nodes=budget.nodes, depth=len(line))
+        return self._solve(state, limit, rng, budget)
+
+    def _solve(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
         if limit.seconds is None and limit.nodes is None:
             budget.max_nodes = 1
         self.budget, self.best_line, self.memo = budget, [], {}
@@ -299,9 +312,35 @@ def _uct_levels(evaluator) -> dict:
 register_levels("pearl-five", _alphabeta_levels(FiveEvaluator))
 register_levels("pearl-yard", _alphabeta_levels(YardEvaluator, easy_depth=3))
 register_levels("pearl-war", _alphabeta_levels(WarEvaluator, easy_depth=1))
+# Longest walks from the standard starts on 19x19 (rules/pearl.md §9.13: 17 for n=3 and 69 for
+# the default start are the maxima; 77 for black=outside is the maximum an exhaustive search of
+# its 2,493,466 positions proves).
+MAZE_BOOK = (
+    ({"n": 3}, "RDLDDRUURURDDDLLL"),
+    ({}, "RDLDRRDRRRUUULLDLLULLDDDRDRURRURRRDLLLDLULLLDDRRUUURRUULLDLLLURRRRRRR"),
+    ({"black": "outside"},
+     "RRRDRDLDRDDLUUULDLLLURRRURDRURULURRDDDLLLDDLDRRRRUUUUURULLLLDDDLLUUURRRRRURDD"),
+)
+
+
+@lru_cache(maxsize=1)
+def _maze_book() -> dict:
+    """Every position along a book walk → the rest of that walk (as moves)."""
+    game = games.get_game("pearl-maze")
+    positions = {}
+    for options, walk in MAZE_BOOK:
+        states, moves = [game.new_state(options=options)], []
+        for step in walk:
+            moves.append(states[-1].parse_move(step))
+            states.append(states[-1].apply(moves[-1]))
+        for i, state in enumerate(states[:-1]):
+            positions[state] = moves[i:]
+    return positions
+
+
 register_levels("pearl-maze", {
     "random": RandomEngine,
-    **{level: (lambda level=level: MazeSolver(level, DEFAULT_LIMITS[level]))
+    **{level: (lambda level=level: MazeSolver(level, DEFAULT_LIMITS[level], book=level == "strong"))
        for level in ("easy", "medium", "strong")},
 })
 
