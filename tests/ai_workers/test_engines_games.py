@@ -130,7 +130,7 @@ def test_maze_solver_reaches_a_goal():
 
 def test_maze_solver_keeps_to_its_node_budget():
     state = games.get_game("pearl-maze").new_state()
-    result = get_engine("pearl-maze", "strong").search(state, limit=Limit(nodes=300),
+    result = get_engine("pearl-maze", "medium").search(state, limit=Limit(nodes=300),
                                                          rng=Random(0))
     assert result.nodes == 300 and result.move in state.legal_moves() and len(result.pv) > 10
 
