@@ -1,6 +1,6 @@
 """Glaisher: split stacks by partitions into distinct parts and join opposite sides.
 
-Rule book page: rules/glaisher.md (a game by Ken Shoda). A two-player connection game on the
+Rule book page: rules/glaisher.md. A two-player connection game on the
 61-cell hexagonal board. A turn splits one of the mover's stacks into parts of different heights
 that all fly the same way, each as far as it is tall (flipping enemy stacks no taller than the part
 it lands on), then places one disc from a shared reserve. Joining two opposite sides wins; having
@@ -665,7 +665,7 @@ class Glaisher(Game):
                                 choices=(0,), min=1, max=10000),
     }
     variants = {"standard": {}, "ring2": {"setup": "ring2"}, "advanced": {"setup": "free"}}
-    summary = ("A connection game by Ken Shoda on a 61-cell hexagonal board. On each turn a "
+    summary = ("A connection game on a 61-cell hexagonal board. On each turn a "
                "player splits one of their stacks of two-sided discs into parts of different "
                "heights that all fly in one direction, each as many cells as it has discs; a "
                "part that lands on an enemy stack no taller than itself flips it and stacks on "

@@ -1,4 +1,4 @@
-"""Glicko-2 rating math (Glickman, "Example of the Glicko-2 system"), pure functions.
+"""Glicko-2 rating math ("Example of the Glicko-2 system", the method's reference), pure functions.
 
 Each rated match is one rating period for its players: a player's new rating is computed from
 the match's results against every other seat (a multi-seat match counts as pairwise results:
@@ -14,7 +14,7 @@ SCALE = 173.7178
 DEFAULT_RATING, DEFAULT_DEVIATION, DEFAULT_VOLATILITY = 1500.0, 350.0, 0.06
 MAX_DEVIATION = 350.0
 PROVISIONAL_DEVIATION = 110.0     # above this a rating is shown as provisional
-TAU = 0.5                          # constrains volatility change (Glickman suggests 0.3–1.2)
+TAU = 0.5                          # constrains volatility change (the reference suggests 0.3–1.2)
 _EPSILON = 1e-6
 
 

@@ -6,8 +6,8 @@ from matches.models import Rating
 from .helpers import play, start_match
 
 
-def test_glickman_worked_example():
-    """Glickman's Glicko-2 example: 1500/200/0.06 vs 1400/30 (win), 1550/100 (loss), 1700/300 (loss)."""
+def test_the_reference_worked_example():
+    """The Glicko-2 reference example: 1500/200/0.06 vs 1400/30 (win), 1550/100 (loss), 1700/300 (loss)."""
     player = ratings.Glicko(1500, 200, 0.06)
     results = [(ratings.Glicko(1400, 30), 1.0), (ratings.Glicko(1550, 100), 0.0),
                (ratings.Glicko(1700, 300), 0.0)]
