@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.db import DataError
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
@@ -89,6 +90,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, games.GameError):
         return _game_error_response(exc)
+    if isinstance(exc, DataError):      # e.g. a NUL character in a query parameter (PostgreSQL)
+        return Response(error_body("invalid_input", "the request holds a value that cannot be "
+                                   "stored or searched for (such as a NUL character)"), status=400)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -106,3 +110,12 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             response["Retry-After"] = str(int(exc.wait))
         return response
     return None
+
+
+def not_found_view(request, exception=None) -> JsonResponse:
+    """Django's 404 for URLs no view matches: the same JSON shape as every other error."""
+    return JsonResponse(error_body("not_found", f"no such resource: {request.path}"), status=404)
+
+
+def server_error_view(request) -> JsonResponse:
+    return JsonResponse(error_body("server_error", "an unexpected error; it has been logged"), status=500)

@@ -8,3 +8,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
 ]
+
+handler404 = "matches.errors.not_found_view"
+handler500 = "matches.errors.server_error_view"
