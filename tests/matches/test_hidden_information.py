@@ -140,3 +140,30 @@ def test_a_bad_secret_rule_is_refused_with_the_reason(as_alice):
         "opponents": ["ai:random", "ai:random", "ai:random"]}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "invalid_options"
     assert "live" in response.json()["message"]
+
+
+def test_a_player_gods_rule_stays_secret_everywhere(as_alice, as_bob, as_carol, client_for, dave, anon):
+    as_dave = client_for(dave)
+    challenge = as_alice.post("/api/v1/challenges/", {
+        "game": "new-eleusis", "options": {"god": "player"}, "opponents": ["bob", "carol", "dave"]},
+        format="json").json()
+    for client in (as_bob, as_carol, as_dave):
+        client.post(f"/api/v1/challenges/{challenge['id']}/accept/")
+    match = Match.objects.get()
+    assert match.to_move == 0                                   # God commits first
+    secret = "color(cur) != color(prev)"
+    committed = as_alice.post(f"/api/v1/matches/{match.pk}/moves/", {"move": f"rule {secret}", "ply": 0},
+                              format="json")
+    assert committed.status_code == 201 and committed.json()["move"].startswith("rule committed ")
+    commitment = Match.objects.get().state["commitment"]
+    for client in (as_bob, as_carol, as_dave, anon):
+        moves = client.get(f"/api/v1/matches/{match.pk}/moves/").json()
+        assert moves[0]["move"] == f"rule committed {commitment}"
+        for path in (f"/api/v1/matches/{match.pk}/", f"/api/v1/matches/{match.pk}/export/",
+                     f"/api/v1/matches/{match.pk}/board/", f"/api/v1/matches/{match.pk}/board/?as=text"):
+            assert secret not in client.get(path).content.decode(), path
+    events = as_bob.get("/api/v1/events/").json()["results"]
+    assert events[0]["payload"]["move"] == f"rule committed {commitment}"
+    assert secret not in str(events)
+    gods_view = as_alice.get(f"/api/v1/matches/{match.pk}/").json()["state"]
+    assert gods_view["rule"] == f"rule {secret}" and gods_view["report"]["acceptance_pct"] == 50.0
