@@ -14,6 +14,7 @@ import games
 from ai_workers.engines import Limit, get_engine
 from matches import services
 from matches.models import Analysis, Match
+from matches import selectors
 from matches.selectors import match_state
 
 log = logging.getLogger(__name__)
@@ -81,9 +82,12 @@ def _analyse(analysis: Analysis) -> list[dict]:
     state = rules.new_state(players=match.players, seed=match.seed, options=match.options)
     results = []
     for ply, played in enumerate(moves, start=1):
-        found = engine.search(state, limit=limit, rng=_engine_rng(match, ply))
-        results.append({"ply": ply, "seat": state.current_player, "played": played,
-                        "best": str(found.move), "value": round(found.value, 3),
-                        "pv": [str(m) for m in found.pv[:8]], "nodes": found.nodes})
-        state = state.play(played)
+        after = state.play(played)
+        if analysis.seat is None or state.current_player == analysis.seat:
+            found = engine.search(state, limit=limit, rng=_engine_rng(match, ply))
+            results.append({"ply": ply, "seat": state.current_player,
+                            "played": selectors.public_move_text(rules, played, after),
+                            "best": str(found.move), "value": round(found.value, 3),
+                            "pv": [str(m) for m in found.pv[:8]], "nodes": found.nodes})
+        state = after
     return results

@@ -246,7 +246,8 @@ class MatchAnalysisApi(APIView):
 
 def _analysis_payload(analysis: Analysis) -> dict:
     return {"id": analysis.pk, "match": analysis.match_id, "level": analysis.level,
-            "status": analysis.status, "upto_ply": analysis.upto_ply, "results": analysis.results,
+            "status": analysis.status, "upto_ply": analysis.upto_ply, "seat": analysis.seat,
+            "results": analysis.results,
             "error": analysis.error or None, "created_at": analysis.created_at,
             "finished_at": analysis.finished_at}
 
@@ -256,7 +257,11 @@ class AnalysisDetailApi(APIView):
 
     @extend_schema(responses={200: OBJ}, summary="An analysis job and its per-ply results")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_analysis_payload(get_object_or_404(Analysis, pk=pk)))
+        analysis = get_object_or_404(Analysis, pk=pk)
+        if analysis.seat is not None and analysis.requested_by_id != request.user.pk:
+            raise Forbidden("this analysis shows one player's own cards; only they may read it",
+                            code="not_yours")
+        return Response(_analysis_payload(analysis))
 
 
 # --- players, ladders, events ---------------------------------------------------------------

@@ -198,6 +198,8 @@ class Analysis(models.Model):
                                      related_name="analyses")
     level = models.CharField(max_length=AI_LEVEL_MAX, default="medium")
     upto_ply = models.PositiveIntegerField()
+    # Hidden-information games: only this seat's turns, and only its player may read the result.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     results = models.JSONField(default=list)
     error = models.TextField(blank=True, default="")

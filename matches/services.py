@@ -472,13 +472,19 @@ def analysis_request(*, match_id: int, user: "User", level: str = "medium") -> A
     if level not in LEVELS or level == "random":
         raise BadRequest(f"analysis level must be one of {[l for l in LEVELS if l != 'random']}",
                          code="unknown_level")
-    if games.get_game(match.game).has_hidden_information:
-        raise Unprocessable("engine analysis would reveal hidden cards; it is not offered for "
-                            "games with hidden information", code="hidden_information")
     if match.status == Match.Status.ACTIVE:
         raise Conflict("analysis is available once the match is over (no engine help mid-game)",
                        code="match_in_progress")
-    analysis = Analysis.objects.create(match=match, requested_by=user, level=level, upto_ply=match.ply)
+    seat = None
+    if games.get_game(match.game).has_hidden_information:
+        # An engine line shows what its seat held: analyse only the requester's own turns, from
+        # their own view, and show the result to nobody else.
+        seat = next((s.seat for s in match.seats.all() if s.user_id == user.pk), None)
+        if seat is None:
+            raise Unprocessable("in a game with hidden information only a player can ask for "
+                                "analysis, and only of their own turns", code="hidden_information")
+    analysis = Analysis.objects.create(match=match, requested_by=user, level=level,
+                                       upto_ply=match.ply, seat=seat)
     from ai_workers.tasks import run_analysis
 
     transaction.on_commit(lambda: run_analysis.delay(analysis.pk))

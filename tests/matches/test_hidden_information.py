@@ -123,13 +123,29 @@ def test_engine_scientists_play_and_options_stay_secret(as_alice, django_capture
     assert "rule" not in detail["options"] and RULE not in json.dumps(detail)
 
 
-def test_no_takebacks_and_no_analysis_for_hidden_games(as_alice, as_bob, as_carol, client_for, dave):
-    match_id = start_match(as_alice, game="new-eleusis", opponents=["ai:random", "ai:random", "ai:random"])
+def test_no_takebacks_and_analysis_only_of_your_own_turns(as_alice, as_carol, anon,
+                                                          django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match_id = start_match(as_alice, game="new-eleusis", opponents=["ai:random"] * 3)
+    for _ in range(3):                          # a few rounds of turns: alice plays, engines reply
+        detail = as_alice.get(f"/api/v1/matches/{match_id}/").json()
+        with django_capture_on_commit_callbacks(execute=True):
+            as_alice.post(f"/api/v1/matches/{match_id}/moves/",
+                          {"move": detail["legal_moves"][0], "ply": detail["ply"]}, format="json")
     response = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "takeback_unavailable"
     as_alice.post(f"/api/v1/matches/{match_id}/resign/")
-    response = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {}, format="json")
-    assert response.status_code == 422 and response.json()["code"] == "hidden_information"
+    stranger = as_carol.post(f"/api/v1/matches/{match_id}/analysis/", {}, format="json")
+    assert stranger.status_code == 422 and stranger.json()["code"] == "hidden_information"
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "easy"}, format="json")
+    assert queued.status_code == 202 and queued.json()["seat"] == 0
+    done = as_alice.get(f"/api/v1/analyses/{queued.json()['id']}/").json()
+    assert done["status"] == "done" and done["results"]
+    assert {r["seat"] for r in done["results"]} == {0}
+    for client in (as_carol, anon):
+        refused = client.get(f"/api/v1/analyses/{queued.json()['id']}/")
+        assert refused.status_code == 403 and refused.json()["code"] == "not_yours"
     export = as_alice.get(f"/api/v1/matches/{match_id}/export/").content.decode()
     assert "[Seed" not in export
 
