@@ -12,10 +12,11 @@ script="$(awk '/<!-- walkthrough -->/{found=1; next} found && /^```bash/{inside=
 PORT="$PORT" make run > "$PEARLSITE_VAR_DIR/server.log" 2>&1 &
 server=$!
 cleanup() {
-  pkill -TERM -P "$server" 2>/dev/null || true
+  local worker="celery -A pearlsite worker .*$PEARLSITE_VAR_DIR"
+  pkill -TERM -P "$server" 2>/dev/null || true      # `serve` stops its worker on the way out
+  for _ in $(seq 40); do pgrep -f "$worker" >/dev/null || break; sleep 1; done
+  pkill -KILL -f "$worker" 2>/dev/null || true
   kill "$server" 2>/dev/null || true
-  pkill -f "celery -A pearlsite worker .*$PEARLSITE_VAR_DIR" 2>/dev/null || true
-  sleep 1
   rm -rf "$PEARLSITE_VAR_DIR"
 }
 trap cleanup EXIT

@@ -47,5 +47,9 @@ class Command(BaseCommand):
             call_command("runserver", f"{host}:{port}", use_reloader=False)
         finally:
             if worker is not None:
-                worker.terminate()
-                worker.wait(timeout=20)
+                worker.terminate()          # warm shutdown: running tasks finish first
+                try:
+                    worker.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+                    worker.wait()
