@@ -194,8 +194,9 @@ class Analysis(models.Model):
         FAILED = "failed"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                     related_name="analyses")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.CASCADE, related_name="analyses",
+                                     help_text="empty for analyses the server queued itself")
     level = models.CharField(max_length=AI_LEVEL_MAX, default="medium")
     upto_ply = models.PositiveIntegerField()
     # Hidden-information games: only this seat's turns, and only its player may read the result.

@@ -491,6 +491,24 @@ def analysis_request(*, match_id: int, user: "User", level: str = "medium") -> A
     return analysis
 
 
+def analysis_queue_finished(*, level: str = "easy", limit: int = 100) -> list[int]:
+    """Queue analyses of finished matches that have none (perfect-information games only), on the
+    `analysis-system` queue, so background work never delays people waiting for a reply."""
+    if level not in LEVELS or level == "random":
+        raise BadRequest(f"analysis level must be one of {[l for l in LEVELS if l != 'random']}",
+                         code="unknown_level")
+    open_games = [slug for slug, g in games.GAMES.items() if not g.has_hidden_information]
+    todo = list(Match.objects.filter(status=Match.Status.FINISHED, game__in=open_games,
+                                     analyses__isnull=True, ply__gt=0).order_by("id")[:limit])
+    created = Analysis.objects.bulk_create([
+        Analysis(match=m, requested_by=None, level=level, upto_ply=m.ply) for m in todo])
+    ids = [a.pk for a in created]
+    from ai_workers.tasks import run_analysis
+
+    transaction.on_commit(lambda: [run_analysis.apply_async((pk,), queue="analysis-system") for pk in ids])
+    return ids
+
+
 def analysis_update(*, analysis_id: int, status: str, results: list | None = None,
                     error: str = "") -> None:
     fields = {"status": status, "error": error}

@@ -30,3 +30,24 @@ def test_analysis_level_checked(as_alice, as_bob):
     response = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "random"}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "unknown_level"
     assert as_alice.post("/api/v1/matches/77/analysis/", {}, format="json").status_code == 404
+
+
+def test_the_server_queues_analyses_of_finished_matches(as_alice, as_bob, django_capture_on_commit_callbacks):
+    from django.core.management import call_command
+
+    from matches.models import Analysis
+
+    finished = start_match(as_alice, as_bob)
+    play(as_alice, finished, "e1-e5", ply=0)
+    as_bob.post(f"/api/v1/matches/{finished}/resign/")
+    start_match(as_alice, as_bob)                                    # still active: left alone
+    hidden = start_match(as_alice, game="new-eleusis", opponents=["ai:random"] * 3)
+    as_alice.post(f"/api/v1/matches/{hidden}/resign/")               # hidden information: left alone
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("analyse_finished", "--level", "easy")
+    analysis = Analysis.objects.get()
+    assert analysis.match_id == finished and analysis.requested_by is None
+    assert analysis.status == "done" and [r["ply"] for r in analysis.results] == [1]
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("analyse_finished")
+    assert Analysis.objects.count() == 1                            # nothing twice
