@@ -40,14 +40,30 @@ class Challenge(models.Model):
         return f"challenge {self.pk} ({self.game}, {self.status})"
 
 
-class ChallengeSeat(models.Model):
+class Seat(models.Model):
+    """What every seat holds: its number and either a user or an engine level (or, while a
+    challenge is open, neither). Subclasses add the `user` key with their own deletion rule."""
+
+    seat = models.PositiveSmallIntegerField()
+    ai_level = models.CharField(max_length=AI_LEVEL_MAX, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def player_name(self) -> str | None:
+        """A username, `ai:<level>`, or None for an open seat."""
+        if self.user_id:
+            return self.user.username
+        return f"ai:{self.ai_level}" if self.ai_level else None
+
+
+class ChallengeSeat(Seat):
     """One seat of a challenge: a user (possibly not yet accepted), an engine level, or open."""
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.CASCADE, related_name="challenge_seats")
-    ai_level = models.CharField(max_length=AI_LEVEL_MAX, blank=True, default="")
     accepted = models.BooleanField(default=False)
 
     class Meta:
@@ -100,12 +116,12 @@ class Match(models.Model):
         return f"match {self.pk} ({self.game}, {self.status}, ply {self.ply})"
 
 
-class MatchSeat(models.Model):
+class MatchSeat(Seat):
+    """A seat of a match: always a user (kept while their matches exist) or an engine level."""
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.PROTECT, related_name="match_seats")
-    ai_level = models.CharField(max_length=AI_LEVEL_MAX, blank=True, default="")
     offer = models.CharField(max_length=10, blank=True, default="")   # "draw" / "takeback"
 
     class Meta:
@@ -116,10 +132,6 @@ class MatchSeat(models.Model):
                 condition=(Q(user__isnull=False) & Q(ai_level="")) | (Q(user__isnull=True) & ~Q(ai_level="")),
                 name="match_seat_user_xor_ai"),
         ]
-
-    @property
-    def player_name(self) -> str:
-        return self.user.username if self.user_id else f"ai:{self.ai_level}"
 
 
 class Move(models.Model):

@@ -127,9 +127,8 @@ def challenge_payload(challenge: Challenge) -> dict:
         "options": rules.public_options(challenge.options), "rated": challenge.rated,
         "days_per_move": challenge.days_per_move, "status": challenge.status,
         "created_by": challenge.created_by.username,
-        "seats": [{"seat": s.seat,
-                   "player": s.user.username if s.user_id else (f"ai:{s.ai_level}" if s.ai_level else None),
-                   "accepted": s.accepted} for s in challenge.seats.all()],
+        "seats": [{"seat": s.seat, "player": s.player_name, "accepted": s.accepted}
+                  for s in challenge.seats.all()],
         "match": challenge.match_id, "ladder": challenge.ladder_id,
         "created_at": challenge.created_at,
     }
