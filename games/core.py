@@ -290,6 +290,12 @@ class State(ABC):
         """Optional hook: why `move` is illegal (None: no specific reason)."""
         return None
 
+    def parse_notation(self, text: str):
+        """Notation → Move, syntax only (no legality check): for reading recorded moves."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
+        return self._parse(text)
+
     def parse_move(self, text: str):
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")

@@ -1,7 +1,10 @@
 """Stable API errors: every failure is `{"code", "message", "detail"}` with a fixed HTTP status.
 
-Services raise `ServiceError` subclasses; the rules library raises `games.GameError` subclasses;
-DRF raises its own. `exception_handler` maps all three, so bad input never becomes a 500.
+`CODES` is the one list of error codes: each code's status and meaning. Services raise
+`ServiceError(code, message)`; the rules library raises `games.GameError` subclasses, whose `code`
+attribute is their entry here; DRF's own errors get codes here too. `exception_handler` maps all
+three, so bad input never becomes a 500. The OpenAPI schema lists each endpoint's codes
+(`matches.apis.schema.errors`) from this table.
 """
 from __future__ import annotations
 
@@ -15,50 +18,91 @@ from rest_framework.response import Response
 
 import games
 
+# code: (HTTP status, what it means)
+CODES: dict[str, tuple[int, str]] = {
+    # request shape
+    "parse_error": (400, "the body is not JSON"),
+    "validation_error": (400, "the body's fields are not valid (detail names them)"),
+    "invalid_input": (400, "a value the database cannot hold or search for (such as a NUL character)"),
+    "invalid_filter": (400, "a query parameter is malformed"),
+    "unsupported_media_type": (415, "the body's content type is not accepted"),
+    "not_acceptable": (406, "no representation matches the Accept header"),
+    "method_not_allowed": (405, "the URL does not take this method"),
+    # authentication and permission
+    "not_authenticated": (401, "no credentials were given"),
+    "authentication_failed": (401, "the credentials are wrong"),
+    "invalid_credentials": (400, "wrong username or password"),
+    "forbidden": (403, "you may not do this"),
+    "throttled": (429, "too many requests; detail.retry_after says when to try again"),
+    # accounts
+    "invalid_username": (400, "the username is not allowed"),
+    "weak_password": (400, "the password fails a password rule (detail lists them)"),
+    "username_taken": (409, "the username is taken"),
+    # not found
+    "not_found": (404, "no such resource"),
+    "game_not_found": (404, "no game with this slug"),
+    "match_not_found": (404, "no match with this id"),
+    "challenge_not_found": (404, "no challenge with this id"),
+    "player_not_found": (404, "no player with this username"),
+    "ladder_not_found": (404, "no ladder with this id"),
+    "analysis_not_found": (404, "no analysis with this id"),
+    # the rules (games.GameError codes)
+    games.GameError.code: (400, "the rules refuse the request"),
+    games.UnknownGameError.code: (400, "no game with this slug"),
+    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed"),
+    games.InvalidMoveError.code: (400, "the text is not a move of this game"),
+    games.IllegalMoveError.code: (400, "the move is not legal in this position"),
+    games.GameOverError.code: (409, "the game is over"),
+    games.NotYourTurnError.code: (403, "it is another seat's turn"),
+    games.InvalidStateError.code: (409, "the stored position cannot be read"),
+    # challenges
+    "invalid_opponent": (400, "an opponent entry is not a username, 'ai:<level>' or null"),
+    "unknown_player": (400, "no player with this username"),
+    "unknown_level": (400, "no engine level with this name"),
+    "invalid_seat": (400, "the challenger's seat is out of range"),
+    "rated_needs_people": (400, "rated matches are between people only"),
+    "challenge_closed": (409, "the challenge is no longer open"),
+    "already_accepted": (409, "you have accepted this challenge already"),
+    "not_invited": (403, "the challenge has no seat for you"),
+    "not_challenger": (403, "only the challenger may do this"),
+    # play
+    "not_seated": (403, "you do not play in this match"),
+    "match_finished": (409, "the match is over"),
+    "stale_ply": (409, "the match has moved on (detail.ply is where it is)"),
+    "too_late_to_abort": (409, "every seat has moved: resign instead"),
+    "invalid_action": (400, "the action is not offer, accept or decline"),
+    "no_offer": (409, "there is no offer to accept or decline"),
+    "no_opponent": (409, "a one-seat match has nobody to agree with"),
+    "takeback_unavailable": (409, "this game does not allow takebacks"),
+    "nothing_to_take_back": (409, "you have no move to take back"),
+    # analysis
+    "match_in_progress": (409, "analysis is only for finished matches"),
+    "hidden_information": (422, "only a player may ask for analysis of a hidden-information game"),
+    "not_yours": (403, "this analysis shows one player's own cards; only they may read it"),
+    # ladders
+    "staff_only": (403, "only staff may do this"),
+    "not_two_player": (400, "ladders are for two-player games"),
+    "ladder_exists": (409, "a ladder with this name exists"),
+    "already_joined": (409, "you are on this ladder already"),
+    "not_on_ladder": (403, "join the ladder first"),
+    "out_of_reach": (400, "the opponent is not within challenge reach above you"),
+    "ladder_game_pending": (409, "you have a ladder game or challenge with this player already"),
+    "server_error": (500, "an unexpected error; it has been logged"),
+}
+
 
 class ServiceError(Exception):
-    status = 400
-    code = "bad_request"
+    """A refusal with a code from `CODES`; the status comes from there."""
 
-    def __init__(self, message: str, *, code: str | None = None, detail: Any = None):
+    def __init__(self, code: str, message: str, *, detail: Any = None):
+        if code not in CODES:
+            raise KeyError(f"unknown error code {code!r}: add it to matches.errors.CODES")
         super().__init__(message)
+        self.code = code
         self.message = message
-        if code:
-            self.code = code
+        self.status = CODES[code][0]
         self.detail = detail if detail is not None else {}
 
-
-class BadRequest(ServiceError):
-    status, code = 400, "bad_request"
-
-
-class Forbidden(ServiceError):
-    status, code = 403, "forbidden"
-
-
-class NotFound(ServiceError):
-    status, code = 404, "not_found"
-
-
-class Conflict(ServiceError):
-    status, code = 409, "conflict"
-
-
-class Unprocessable(ServiceError):
-    status, code = 422, "unprocessable"
-
-
-# games.GameError subclasses → (status, code). Order matters: most specific first.
-_GAME_ERRORS: list[tuple[type[games.GameError], int, str]] = [
-    (games.NotYourTurnError, 403, "not_your_turn"),
-    (games.GameOverError, 409, "match_finished"),
-    (games.IllegalMoveError, 400, "illegal_move"),
-    (games.InvalidMoveError, 400, "invalid_move"),
-    (games.InvalidOptionsError, 400, "invalid_options"),
-    (games.UnknownGameError, 400, "unknown_game"),
-    (games.InvalidStateError, 409, "invalid_state"),
-    (games.GameError, 400, "game_error"),
-]
 
 _DRF_CODES = {
     drf.NotAuthenticated: "not_authenticated",
@@ -78,38 +122,37 @@ def error_body(code: str, message: str, detail: Any = None) -> dict:
     return {"code": code, "message": message, "detail": detail if detail is not None else {}}
 
 
-def _game_error_response(exc: games.GameError) -> Response:
-    for cls, status, code in _GAME_ERRORS:
-        if isinstance(exc, cls):
-            return Response(error_body(code, str(exc)), status=status)
-    raise AssertionError("GameError is the last entry")  # pragma: no cover
-
-
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, games.GameError):
-        return _game_error_response(exc)
-    if isinstance(exc, DataError):      # e.g. a NUL character in a query parameter (PostgreSQL)
-        return Response(error_body("invalid_input", "the request holds a value that cannot be "
-                                   "stored or searched for (such as a NUL character)"), status=400)
+        code = exc.code if exc.code in CODES else games.GameError.code
+        return Response(error_body(code, str(exc)), status=CODES[code][0])
+    if isinstance(exc, DataError):
+        return Response(error_body("invalid_input", CODES["invalid_input"][1]), status=400)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = drf.PermissionDenied()
     if isinstance(exc, drf.APIException):
-        code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
-        if isinstance(exc, drf.ValidationError):
-            message, detail = "the request body is not valid", exc.detail
-        else:
-            message, detail = str(exc.detail), {}
-        response = Response(error_body(code, message, detail), status=exc.status_code)
-        if getattr(exc, "auth_header", None):
-            response["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None):
-            response["Retry-After"] = str(int(exc.wait))
-        return response
+        return _drf_response(exc)
     return None
+
+
+def _drf_response(exc: drf.APIException) -> Response:
+    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "forbidden")
+    if isinstance(exc, drf.ValidationError):
+        message, detail = "the request body is not valid", exc.detail
+    else:
+        message, detail = str(exc.detail), {}
+    if isinstance(exc, drf.Throttled) and exc.wait is not None:
+        detail = {"retry_after": int(exc.wait + 0.999)}
+    response = Response(error_body(code, message, detail), status=exc.status_code)
+    if getattr(exc, "auth_header", None):
+        response["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        response["Retry-After"] = str(int(exc.wait + 0.999))
+    return response
 
 
 def not_found_view(request, exception=None) -> JsonResponse:
@@ -118,4 +161,4 @@ def not_found_view(request, exception=None) -> JsonResponse:
 
 
 def server_error_view(request) -> JsonResponse:
-    return JsonResponse(error_body("server_error", "an unexpected error; it has been logged"), status=500)
+    return JsonResponse(error_body("server_error", CODES["server_error"][1]), status=500)

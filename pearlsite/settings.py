@@ -142,6 +142,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": ["active", "finished", "aborted"],
+        "ChallengeStatusEnum": ["open", "started", "declined", "cancelled"],
+        "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
+    },
 }
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -168,8 +173,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "ai-move"
 CELERY_TASK_ROUTES = {
-    "ai_workers.tasks.ai_move": {"queue": "ai-move"},
-    "ai_workers.tasks.run_analysis": {"queue": "analysis-user"},
+    "ai_workers.tasks.engine_reply": {"queue": "ai-move"},
+    "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
 }
 CELERY_WORKER_QUEUES = env.list("CELERY_QUEUES", default=["ai-move", "analysis-user", "analysis-system"])

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from matches import services
+from matches.services import play as play_service
 from matches.errors import ServiceError
 from matches.models import Match
 
@@ -57,8 +57,8 @@ def test_two_submissions_of_one_ply_exactly_one_wins(as_alice, as_bob, alice):
     for attempt in range(5):
         match_id = start_match(as_alice, as_bob)
         results = _race([
-            lambda m=match_id: services.move_submit(match_id=m, user=alice, move="e1-e5", ply=0) and "ok",
-            lambda m=match_id: services.move_submit(match_id=m, user=alice, move="d1-d5", ply=0) and "ok",
+            lambda m=match_id: play_service.move_submit(match_id=m, user=alice, move="e1-e5", ply=0) and "ok",
+            lambda m=match_id: play_service.move_submit(match_id=m, user=alice, move="d1-d5", ply=0) and "ok",
         ])
         assert sorted(results) == ["ok", "stale_ply"], results
         match = Match.objects.get(pk=match_id)
@@ -72,7 +72,7 @@ def test_many_concurrent_requests_keep_the_record_consistent(as_alice, as_bob, a
     match_id = start_match(as_alice, as_bob)
     moves = [(alice, "e1-e5"), (bob, "a9-a8"), (alice, "d1-d4"), (bob, "b9-b7")]
     for ply, (user, move) in enumerate(moves):
-        racers = [lambda u=user, mv=move, p=ply: services.move_submit(match_id=match_id, user=u, move=mv, ply=p) and "ok"
+        racers = [lambda u=user, mv=move, p=ply: play_service.move_submit(match_id=match_id, user=u, move=mv, ply=p) and "ok"
                   for _ in range(4)]
         assert sorted(_race(racers)) == ["ok", "stale_ply", "stale_ply", "stale_ply"]
     match = Match.objects.get(pk=match_id)
@@ -136,12 +136,14 @@ def test_a_real_worker_replies_off_the_request_path(as_alice, celery_worker_proc
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_redelivered_task_is_not_applied_twice(as_alice, celery_worker_process):
-    from ai_workers.tasks import ai_move
+    from ai_workers.tasks import engine_reply
+    from matches.selectors.engine_jobs import reply_job
 
     match_id = start_match(as_alice, opponents=["ai:random"])
     play(as_alice, match_id, "e1-e5", ply=0)
     for _ in range(3):                          # duplicates of the task for the same ply
-        ai_move.delay(match_id, 1)
+        match = Match.objects.get(pk=match_id)
+        engine_reply.delay(reply_job(match, list(match.seats.order_by("seat"))).to_dict())
     deadline = time.monotonic() + 60
     while Match.objects.get(pk=match_id).ply < 2:
         assert time.monotonic() < deadline

@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import services
+from matches.services import results
 from matches.models import Match
 from matches.tasks import claim_timeouts
 
@@ -37,7 +37,7 @@ def test_deadlines_follow_the_player_to_move(as_alice, as_bob):
 def test_timeouts_are_claimed(as_alice, as_bob):
     match_id = start_match(as_alice, as_bob, days_per_move=1)
     play(as_alice, match_id, "e1-e5", ply=0)
-    assert services.match_claim_timeouts() == []
+    assert results.match_claim_timeouts() == []
     Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(minutes=1))
     assert claim_timeouts() == [match_id]
     match = Match.objects.get(pk=match_id)

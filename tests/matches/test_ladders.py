@@ -1,6 +1,6 @@
 import pytest
 
-from matches import ladders
+from matches.services import ladders
 from matches.models import LadderEntry, Match
 
 pytestmark = pytest.mark.django_db

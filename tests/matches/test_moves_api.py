@@ -115,15 +115,14 @@ def test_engine_moving_first_and_engine_vs_engine(as_alice, django_capture_on_co
 
 
 def test_stale_engine_reply_is_dropped(as_alice, as_bob, match_id):
-    from matches import services
+    from matches.services import play as play_service
 
-    assert services.ai_move_apply(match_id=match_id, ply=0, notation="e1-e5") is None   # a human seat
+    assert play_service.engine_move_apply(match_id=match_id, ply=0, notation="e1-e5") is None   # a human seat
     assert snapshot(match_id)[0] == 0
 
 
 def test_a_failing_engine_falls_back_to_a_random_move(as_alice, monkeypatch, django_capture_on_commit_callbacks):
-    from ai_workers import tasks
-    from ai_workers.engines import Limit
+    from ai_workers.engines import Limit, jobs
 
     class Broken:
         default_limit = Limit(seconds=0.1)
@@ -131,8 +130,8 @@ def test_a_failing_engine_falls_back_to_a_random_move(as_alice, monkeypatch, dja
         def search(self, *args, **kwargs):
             raise RuntimeError("engine crashed")
 
-    real = tasks.get_engine
-    monkeypatch.setattr(tasks, "get_engine", lambda slug, level: Broken() if level == "easy" else real(slug, level))
+    real = jobs.get_engine
+    monkeypatch.setattr(jobs, "get_engine", lambda slug, level: Broken() if level == "easy" else real(slug, level))
     match_id = start_match(as_alice, opponents=["ai:easy"])
     with django_capture_on_commit_callbacks(execute=True):
         play(as_alice, match_id, "e1-e5", ply=0)

@@ -1,6 +1,6 @@
 import pytest
 
-from matches import ratings
+from matches import glicko as ratings
 from matches.models import Rating
 
 from .helpers import play, start_match

@@ -4,9 +4,8 @@ They run on the `analysis-system` queue (give it its own workers, or let the ana
 it): background analysis never queues in front of engine replies or analyses people asked for.
 """
 from django.core.management.base import BaseCommand
-from django.db import transaction
 
-from matches import services
+from matches.services import analysis
 
 
 class Command(BaseCommand):
@@ -17,6 +16,5 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=100)
 
     def handle(self, *args, level: str, limit: int, **options):
-        with transaction.atomic():
-            ids = services.analysis_queue_finished(level=level, limit=limit)
+        ids = analysis.analysis_queue_finished(level=level, limit=limit)
         self.stdout.write(f"queued {len(ids)} analyses on analysis-system")

@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import games
-from matches import services
+from matches.services import challenges
 from matches.models import Match
 
 PLAYERS = ("bench-black", "bench-white")
@@ -52,8 +52,8 @@ class Command(BaseCommand):
         self._report(game, timings, len(matches))
 
     def _play_one(self, game, users, clients, rng, timings, target) -> int:
-        challenge = services.challenge_create(creator=users[0], game=game, opponents=[PLAYERS[1]])
-        challenge = services.challenge_accept(challenge_id=challenge.pk, user=users[1])
+        challenge = challenges.challenge_create(creator=users[0], game=game, opponents=[PLAYERS[1]])
+        challenge = challenges.challenge_accept(challenge_id=challenge.pk, user=users[1])
         match = Match.objects.get(pk=challenge.match_id)
         state = games.get_game(game).state_from_dict(match.state)
         while not state.is_terminal and len(timings) < target:

@@ -1,7 +1,4 @@
-"""Reads (design §1): queries and the payloads built from `state.view(viewer)`.
-
-Nothing here returns `to_dict()` or the match seed to a client; hidden moves are shown in their
-public form (`Game.public_notation`)."""
+"""Match reads: the position, the list and detail payloads, the move history and the export."""
 from __future__ import annotations
 
 import json
@@ -10,9 +7,10 @@ from typing import Sequence
 from django.db.models import Prefetch, QuerySet
 
 import games
+from ai_workers.engines.jobs import public_notation
 from games.record import format_record
-
-from .models import Challenge, Match, MatchSeat
+from matches.errors import ServiceError
+from matches.models import Match, MatchSeat
 
 
 def match_state(match: Match) -> games.State:
@@ -20,11 +18,16 @@ def match_state(match: Match) -> games.State:
     return games.get_game(match.game).state_from_dict(match.state)
 
 
+def get_match(match_id: int) -> Match:
+    match = Match.objects.prefetch_related("seats__user").filter(pk=match_id).first()
+    if match is None:
+        raise ServiceError("match_not_found", f"no match {match_id}")
+    return match
+
+
 def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:
     """How a recorded move reads while `state` is displayed (games with secrets hide them)."""
-    if not rules.has_hidden_information:
-        return notation
-    return rules.public_notation(state._parse(notation), state)
+    return public_notation(rules, notation, state)
 
 
 def viewer_seat(match: Match, user, seats: Sequence[MatchSeat] | None = None) -> int | None:
@@ -79,30 +82,25 @@ def match_moves(match: Match) -> list[dict]:
 def match_export(match: Match) -> str:
     """A text record that `games.record.replay_record` replays (perfect-information games)."""
     rules = games.get_game(match.game)
-    seats = list(match.seats.all())
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
         "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
-    for s in seats:
+    for s in match.seats.all():
         tags[f"Seat{s.seat}"] = s.player_name
     if not rules.has_hidden_information:
         tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
     tags["Status"] = match.status
     if match.result:
-        tags["Result"] = _result_text(match.result)
+        tags["Result"] = "-".join(f"{s:g}" for s in match.result["scores"])
         tags["Termination"] = match.result["termination"]
     return format_record(tags, [m["move"] for m in match_moves(match)])
 
 
 def _json(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _result_text(result: dict) -> str:
-    return "-".join(f"{s:g}" for s in result["scores"])
 
 
 def matches_query(*, status: str | None = None, player: str | None = None,
@@ -118,17 +116,3 @@ def matches_query(*, status: str | None = None, player: str | None = None,
         else:
             qs = qs.filter(seats__user__username=player)
     return qs.distinct().order_by("-id")
-
-
-def challenge_payload(challenge: Challenge) -> dict:
-    rules = games.get_game(challenge.game)
-    return {
-        "id": challenge.pk, "game": challenge.game, "variant": challenge.variant or None,
-        "options": rules.public_options(challenge.options), "rated": challenge.rated,
-        "days_per_move": challenge.days_per_move, "status": challenge.status,
-        "created_by": challenge.created_by.username,
-        "seats": [{"seat": s.seat, "player": s.player_name, "accepted": s.accepted}
-                  for s in challenge.seats.all()],
-        "match": challenge.match_id, "ladder": challenge.ladder_id,
-        "created_at": challenge.created_at,
-    }

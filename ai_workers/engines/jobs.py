@@ -1,0 +1,133 @@
+"""Engine work as plain data: an `EngineJob` in, a reply or an analysis out.
+
+A job carries everything a search needs (the game, its options, the position or the record, the
+level and the budget), so a worker never reads the database to think and the function that runs
+it is pure: it imports only `games` and the engines. The server builds jobs from its rows
+(`matches.selectors.engine_jobs`) and writes results back through its services.
+
+    job = EngineJob.from_dict(payload)      # what travels through the broker (JSON)
+    reply = run_reply(job)                   # kind "reply": the move for the seat to move
+    rows = run_analysis(job)                 # kind "analysis": one row per analysed ply
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from random import Random
+
+import games
+
+from .base import Limit
+from .table import get_engine
+
+log = logging.getLogger(__name__)
+
+REPLY, ANALYSIS = "reply", "analysis"
+KINDS = (REPLY, ANALYSIS)
+PV_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class EngineJob:
+    """One unit of engine work.
+
+    `state` is the position's `to_dict()` snapshot (replies); `moves` is the notation record from
+    the start (analyses, with `seed` to rebuild hidden deals). `rng_seed` makes the search
+    reproducible without revealing the match seed; `seconds` is the budget per search. For an
+    analysis of a hidden-information game `seat` limits it to that seat's own turns, searched from
+    its own view."""
+
+    kind: str
+    game: str
+    options: dict
+    players: int
+    level: str
+    ply: int
+    seconds: float
+    rng_seed: int
+    match_id: int | None = None
+    job_id: int | None = None
+    state: dict | None = None
+    moves: tuple[str, ...] = ()
+    seed: int | None = None
+    seat: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"an engine job is one of {KINDS}, not {self.kind!r}")
+        if self.kind == REPLY and self.state is None:
+            raise ValueError("a reply job carries the position (state)")
+        if self.kind == ANALYSIS and self.seed is None:
+            raise ValueError("an analysis job carries the seed to replay its record")
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["moves"] = list(self.moves)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "EngineJob":
+        return cls(**{**data, "moves": tuple(data.get("moves", ()))})
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An engine's move for the job's position (notation), its value for the mover, and the work."""
+
+    move: str
+    value: float
+    nodes: int
+    seconds: float
+    fallback: bool = False
+
+
+def _rng(job: EngineJob, ply: int) -> Random:
+    return games.seeded_rng(job.rng_seed, "engine", ply)
+
+
+def run_reply(job: EngineJob) -> Reply:
+    """The level's move within the budget; should the engine fail, a random legal move keeps the
+    match going (a stalled correspondence game is worse than a weak reply)."""
+    rules = games.get_game(job.game)
+    state = rules.state_from_dict(job.state)
+    engine = get_engine(job.game, job.level)
+    try:
+        found = engine.search(state, limit=Limit(seconds=job.seconds), rng=_rng(job, job.ply))
+        fallback = False
+    except Exception:
+        log.exception("engine %s failed on %s at ply %s; playing a random move", job.level, job.game, job.ply)
+        found = get_engine(job.game, "random").search(state, rng=_rng(job, job.ply))
+        fallback = True
+    return Reply(str(found.move), _clean(found.value), found.nodes, found.seconds, fallback)
+
+
+def run_analysis(job: EngineJob) -> list[dict]:
+    """Search every position of the record (or only `seat`'s turns): per ply the played move, the
+    engine's best move, its value for the side to move, and the principal line."""
+    rules = games.get_game(job.game)
+    engine = get_engine(job.game, job.level)
+    state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
+    rows = []
+    for ply, played in enumerate(job.moves, start=1):
+        after = state.play(played)
+        if job.seat is None or state.current_player == job.seat:
+            found = engine.search(state, limit=Limit(seconds=job.seconds), rng=_rng(job, ply))
+            rows.append({"ply": ply, "seat": state.current_player,
+                         "played": public_notation(rules, played, after),
+                         "best": str(found.move), "value": _clean(found.value),
+                         "pv": [str(m) for m in found.pv[:PV_LENGTH]], "nodes": found.nodes})
+        state = after
+    return rows
+
+
+def public_notation(rules: games.Game, notation: str, state: games.State) -> str:
+    """How a recorded move reads while `state` is shown (games with secrets hide them)."""
+    if not rules.has_hidden_information:
+        return notation
+    return rules.public_notation(state.parse_notation(notation), state)
+
+
+def _clean(value: float) -> float:
+    """Three decimals, and never -0.0 (a level position reads 0.0 whichever side is asked)."""
+    return round(value, 3) + 0.0

@@ -1,0 +1,63 @@
+"""Engine analysis of finished matches."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.models import Analysis
+from matches.selectors import analysis as selectors
+from matches.services import analysis
+
+from .schema import errors, valid
+
+
+class AnalysisIn(serializers.Serializer):
+    level = serializers.CharField(required=False, default="medium", max_length=32,
+                                  help_text="an engine level other than random")
+
+
+class AnalysedPlyOut(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="the ply of the played move (1 = the first move)")
+    seat = serializers.IntegerField(help_text="the seat that moved")
+    played = serializers.CharField()
+    best = serializers.CharField(help_text="the engine's choice in the position before the move")
+    value = serializers.FloatField(help_text="expected result for the seat to move, -1 (loss) to 1 (win)")
+    pv = serializers.ListField(child=serializers.CharField(), help_text="the engine's principal line")
+    nodes = serializers.IntegerField()
+
+
+class AnalysisOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    level = serializers.CharField()
+    status = serializers.ChoiceField(choices=Analysis.Status.values)
+    upto_ply = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="hidden-information games: whose turns only")
+    results = AnalysedPlyOut(many=True)
+    error = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MatchAnalysisApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=AnalysisIn, summary="Ask an engine to analyse a finished match",
+                   responses={202: AnalysisOut, **errors("match_not_found", "unknown_level", "match_in_progress",
+                                                         "hidden_information", body=True, auth=True)})
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(AnalysisIn, request)
+        job = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
+        return Response(AnalysisOut(selectors.analysis_payload(job)).data, status=status.HTTP_202_ACCEPTED)
+
+
+class AnalysisDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: AnalysisOut, **errors("analysis_not_found", "not_yours")},
+                   summary="An analysis job and its per-ply results")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(AnalysisOut(selectors.analysis_payload(selectors.analysis_for(pk, request.user))).data)

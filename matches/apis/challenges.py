@@ -1,0 +1,104 @@
+"""Challenges: create, list, read, accept, decline, cancel."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.errors import ServiceError
+from matches.models import Challenge
+from matches.selectors import challenges as selectors
+from matches.services import challenges
+
+from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+
+
+class ChallengeIn(serializers.Serializer):
+    game = serializers.CharField(max_length=40, help_text="a slug from GET /api/v1/games/")
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    options = serializers.DictField(required=False, default=dict)
+    opponents = serializers.ListField(
+        child=serializers.CharField(allow_null=True, max_length=150), required=False, default=list,
+        max_length=7, help_text='one entry per other seat: a username, "ai:<level>", or null (open seat)')
+    rated = serializers.BooleanField(required=False, default=False)
+    days_per_move = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=60,
+                                             help_text="correspondence clock; null for none")
+    seat = serializers.IntegerField(required=False, default=0, min_value=0, max_value=7,
+                                    help_text="the challenger's seat (0 moves first in most games)")
+
+
+class ChallengeSeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True, help_text='a username, "ai:<level>", or null (open)')
+    accepted = serializers.BooleanField()
+
+
+class ChallengeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    variant = serializers.CharField(allow_null=True)
+    options = serializers.DictField()
+    rated = serializers.BooleanField()
+    days_per_move = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=Challenge.Status.values)
+    created_by = serializers.CharField()
+    seats = ChallengeSeatOut(many=True)
+    match = serializers.IntegerField(allow_null=True, help_text="the match id once every seat accepted")
+    ladder = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+CREATE_ERRORS = ("unknown_game", "invalid_options", "invalid_opponent", "unknown_player", "unknown_level",
+                 "invalid_seat", "rated_needs_people", "game_error")
+
+
+class ChallengeListCreateApi(APIView):
+    @extend_schema(parameters=[OpenApiParameter("open", bool, description="only open seats anyone may take"),
+                               PAGE_PARAMETER],
+                   responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+                   summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
+    def get(self, request: Request) -> Response:
+        raw = request.query_params.get("open")
+        if raw not in (None, "", "0", "1", "true", "false"):
+            raise ServiceError("invalid_filter", "open must be true or false")
+        qs = selectors.challenges_for(request.user, open_only=raw in ("1", "true"))
+        return paginated(request, self, qs, selectors.challenge_payload, ChallengeOut)
+
+    @extend_schema(request=ChallengeIn, summary="Challenge people, open a seat, or play an engine",
+                   responses={201: ChallengeOut, **errors(*CREATE_ERRORS, body=True, auth=True)})
+    def post(self, request: Request) -> Response:
+        data = valid(ChallengeIn, request)
+        challenge = challenges.challenge_create(
+            creator=request.user, game=data["game"], options=data["options"],
+            variant=data.get("variant") or None, opponents=data["opponents"], rated=data["rated"],
+            days_per_move=data.get("days_per_move"), seat=data["seat"])
+        payload = selectors.challenge_payload(selectors.get_challenge(challenge.pk))
+        return Response(ChallengeOut(payload).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetailApi(APIView):
+    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")}, summary="One challenge")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
+
+
+def _challenge_action(service, summary: str, *codes: str):
+    class _Api(APIView):
+        permission_classes = [permissions.IsAuthenticated]
+
+        @extend_schema(request=None, summary=summary, responses={
+            200: ChallengeOut, **errors("challenge_not_found", "challenge_closed", *codes, auth=True)})
+        def post(self, request: Request, pk: int) -> Response:
+            service(challenge_id=pk, user=request.user)
+            return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
+
+    _Api.__name__ = f"{service.__name__.title().replace('_', '')}Api"
+    return _Api
+
+
+ChallengeAcceptApi = _challenge_action(challenges.challenge_accept, "Accept your seat, or take an open one",
+                                       "already_accepted", "not_invited")
+ChallengeDeclineApi = _challenge_action(challenges.challenge_decline, "Decline a challenge", "not_invited")
+ChallengeCancelApi = _challenge_action(challenges.challenge_cancel, "Withdraw your challenge", "not_challenger")

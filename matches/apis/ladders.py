@@ -1,0 +1,104 @@
+"""Ranked ladders."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.errors import ServiceError
+from matches.selectors import challenges as challenge_selectors
+from matches.selectors import ladders as selectors
+from matches.services import ladders
+
+from .challenges import ChallengeOut
+from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+
+
+class LadderIn(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    game = serializers.CharField(max_length=40)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    options = serializers.DictField(required=False, default=dict)
+    challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50)
+    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60)
+
+
+class LadderChallengeIn(serializers.Serializer):
+    opponent = serializers.CharField(max_length=150)
+
+
+class StandingOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class LadderOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    variant = serializers.CharField(allow_null=True)
+    options = serializers.DictField()
+    challenge_reach = serializers.IntegerField(help_text="how many ranks above you may challenge")
+    days_per_move = serializers.IntegerField(allow_null=True)
+    players = serializers.IntegerField()
+
+
+class LadderDetailOut(LadderOut):
+    standings = StandingOut(many=True)
+
+
+class LadderEntryOut(serializers.Serializer):
+    ladder = serializers.IntegerField()
+    rank = serializers.IntegerField()
+
+
+class LadderListApi(APIView):
+    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: page_of(LadderOut), **errors()},
+                   summary="Ladders", operation_id="ladders_list")
+    def get(self, request: Request) -> Response:
+        return paginated(request, self, selectors.ladders_query(), selectors.ladder_payload, LadderOut)
+
+    @extend_schema(request=LadderIn, summary="Create a ladder (staff)", responses={
+        201: LadderDetailOut, **errors("staff_only", "unknown_game", "invalid_options", "not_two_player",
+                                       "ladder_exists", body=True, auth=True)})
+    def post(self, request: Request) -> Response:
+        if not request.user.is_staff:
+            raise ServiceError("staff_only", "only staff create ladders")
+        ladder = ladders.ladder_create(**valid(LadderIn, request))
+        payload = selectors.ladder_payload(selectors.get_ladder(ladder.pk), standings=True)
+        return Response(LadderDetailOut(payload).data, status=status.HTTP_201_CREATED)
+
+
+class LadderDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: LadderDetailOut, **errors("ladder_not_found")}, summary="A ladder with its standings")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(LadderDetailOut(selectors.ladder_payload(selectors.get_ladder(pk), standings=True)).data)
+
+
+class LadderJoinApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, summary="Join a ladder at the bottom", responses={
+        201: LadderEntryOut, **errors("ladder_not_found", "already_joined", auth=True)})
+    def post(self, request: Request, pk: int) -> Response:
+        entry = ladders.ladder_join(ladder_id=pk, user=request.user)
+        return Response(LadderEntryOut({"ladder": pk, "rank": entry.rank}).data, status=status.HTTP_201_CREATED)
+
+
+class LadderChallengeApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
+        201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",
+                                    "ladder_game_pending", body=True, auth=True)})
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(LadderChallengeIn, request)
+        challenge = ladders.ladder_challenge(ladder_id=pk, user=request.user, opponent=data["opponent"])
+        payload = challenge_selectors.challenge_payload(challenge_selectors.get_challenge(challenge.pk))
+        return Response(ChallengeOut(payload).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,178 @@
+"""Matches: list, detail, moves, offers and endings, export and board pictures."""
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import games
+from matches.errors import ServiceError
+from matches.models import Match
+from matches.selectors import matches as selectors
+from matches.services import offers, play, results
+
+from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+
+
+class MoveIn(serializers.Serializer):
+    move = serializers.CharField(max_length=2000, trim_whitespace=False, help_text="move notation")
+    ply = serializers.IntegerField(required=False, min_value=0,
+                                   help_text="the ply the match is at (409 stale_ply if it moved on)")
+
+
+class OfferIn(serializers.Serializer):
+    action = serializers.ChoiceField(choices=offers.OFFER_ACTIONS, required=False, default="offer")
+
+
+class SeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(help_text='a username or "ai:<level>"')
+
+
+class ResultOut(serializers.Serializer):
+    winners = serializers.ListField(child=serializers.IntegerField(), help_text="winning seats; empty for a draw")
+    scores = serializers.ListField(child=serializers.FloatField(), help_text="one score per seat")
+    termination = serializers.ChoiceField(choices=[t.value for t in games.Termination])
+
+
+class MatchSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    variant = serializers.CharField(allow_null=True)
+    options = serializers.DictField(help_text="the match's options (secret ones left out)")
+    status = serializers.ChoiceField(choices=Match.Status.values)
+    seats = SeatOut(many=True)
+    ply = serializers.IntegerField(help_text="moves played so far")
+    to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move; null once over")
+    rated = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="when the seat to move loses on time")
+    result = ResultOut(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MatchDetailOut(MatchSummaryOut):
+    viewer_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if they play")
+    state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
+    legal_moves = serializers.ListField(child=serializers.CharField(),
+                                        help_text="the caller's legal moves, on their turn")
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MoveOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.CharField(help_text="notation (a secret part shown in its public form)")
+    created_at = serializers.DateTimeField()
+
+
+class PlayedOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.CharField()
+    match = MatchDetailOut()
+
+
+MOVE_ERRORS = ("match_not_found", "not_seated", "match_finished", "stale_ply", "not_your_turn",
+               "invalid_move", "illegal_move", "game_over")
+OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent")
+
+
+class MatchListApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[
+        OpenApiParameter("status", str, enum=Match.Status.values),
+        OpenApiParameter("player", str, description='a username or "ai:<level>"'),
+        OpenApiParameter("game", str, description="a game slug"), PAGE_PARAMETER],
+        responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
+        summary="Matches, newest first, filterable", operation_id="matches_list")
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        status_filter = params.get("status")
+        if status_filter and status_filter not in Match.Status.values:
+            raise ServiceError("invalid_filter", f"status must be one of {Match.Status.values}")
+        qs = selectors.matches_query(status=status_filter, player=params.get("player"), game=params.get("game"))
+        return paginated(request, self, qs, selectors.match_summary, MatchSummaryOut)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: MatchDetailOut, **errors("match_not_found")},
+                   summary="A match as the caller may see it")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(MatchDetailOut(selectors.match_detail(selectors.get_match(pk), request.user)).data)
+
+
+class MatchMovesApi(APIView):
+    @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
+
+    @extend_schema(request=MoveIn, summary="Play a move",
+                   responses={201: PlayedOut, **errors(*MOVE_ERRORS, body=True, auth=True)})
+    def post(self, request: Request, pk: int) -> Response:
+        data = valid(MoveIn, request)
+        played = play.move_submit(match_id=pk, user=request.user, move=data["move"], ply=data.get("ply"))
+        rules = games.get_game(played.match.game)
+        shown = selectors.public_move_text(rules, played.record.notation, played.state)
+        detail = selectors.match_detail(played.match, request.user, played.seats, played.state)
+        return Response(PlayedOut({"ply": played.record.ply, "seat": played.record.seat, "move": shown,
+                                   "match": detail}).data, status=status.HTTP_201_CREATED)
+
+
+def _match_action(service, summary: str, body=None, codes=()):
+    class _Api(APIView):
+        permission_classes = [permissions.IsAuthenticated]
+
+        @extend_schema(request=body, summary=summary, responses={
+            200: MatchDetailOut, **errors("match_not_found", "not_seated", "match_finished", *codes,
+                                          body=body is not None, auth=True)})
+        def post(self, request: Request, pk: int) -> Response:
+            extra = valid(body, request) if body else {}
+            service(match_id=pk, user=request.user, **extra)
+            return Response(MatchDetailOut(selectors.match_detail(selectors.get_match(pk), request.user)).data)
+
+    _Api.__name__ = f"{service.__name__.title().replace('_', '')}Api"
+    return _Api
+
+
+MatchResignApi = _match_action(results.match_resign, "Resign")
+MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved", codes=("too_late_to_abort",))
+MatchDrawApi = _match_action(offers.match_draw, "Offer, accept or decline a draw", OfferIn, OFFER_ERRORS)
+MatchTakebackApi = _match_action(offers.match_takeback, "Offer, accept or decline taking back your last move",
+                                 OfferIn, OFFER_ERRORS + ("takeback_unavailable", "nothing_to_take_back"))
+
+
+class MatchExportApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **errors("match_not_found")},
+                   summary="Text record (tags + moves)")
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        return HttpResponse(selectors.match_export(selectors.get_match(pk)), content_type="text/plain; charset=utf-8")
+
+
+class MatchBoardApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("as", str, enum=["svg", "text"], description="default svg")],
+                   responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
+                              "with ?as=text"), **errors("match_not_found", "invalid_filter")},
+                   summary="A picture of the position as the caller may see it")
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        form = request.query_params.get("as", "svg")
+        if form not in ("svg", "text"):
+            raise ServiceError("invalid_filter", "as must be svg or text")
+        match = selectors.get_match(pk)
+        seat = selectors.viewer_seat(match, request.user)
+        state = selectors.match_state(match)
+        if form == "text":
+            text = state.render_text(seat)
+            return HttpResponse(text if text.endswith("\n") else text + "\n", content_type="text/plain; charset=utf-8")
+        return HttpResponse(state.render_svg(seat), content_type="image/svg+xml")

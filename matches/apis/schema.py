@@ -1,0 +1,66 @@
+"""Shared API plumbing: validated input, typed pages, and the error responses each endpoint
+documents (their codes come from `matches.errors.CODES`)."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.errors import CODES
+
+PAGE_PARAMETER = OpenApiParameter("page", int, description="page number, from 1 (50 items a page)")
+# Every endpoint may answer these.
+COMMON_CODES = ("throttled",)
+BODY_CODES = ("parse_error", "validation_error", "unsupported_media_type")
+AUTH_CODES = ("not_authenticated", "authentication_failed")
+
+
+class ErrorOut(serializers.Serializer):
+    code = serializers.CharField(help_text="a stable code; see each response's description")
+    message = serializers.CharField(help_text="for people; may change")
+    detail = serializers.DictField(help_text="machine-readable specifics (e.g. the current ply)")
+
+
+def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
+    """`responses=` entries for these codes, grouped by status, each listing its codes."""
+    chosen = list(codes) + list(COMMON_CODES) + (list(BODY_CODES) if body else []) \
+        + (list(AUTH_CODES) if auth else [])
+    by_status: dict[int, list[str]] = defaultdict(list)
+    for code in chosen:
+        by_status[CODES[code][0]].append(code)
+    return {status: OpenApiResponse(ErrorOut, description="; ".join(
+        f"`{c}`: {CODES[c][1]}" for c in sorted(set(found))))
+        for status, found in by_status.items()}
+
+
+def valid(serializer_cls, request: Request) -> dict:
+    serializer = serializer_cls(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+_PAGE_SERIALIZERS: dict[type, type] = {}
+
+
+def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The paginated list type of `item_serializer` (count, next, previous, results)."""
+    if item_serializer not in _PAGE_SERIALIZERS:
+        name = item_serializer.__name__.removesuffix("Out") + "PageOut"
+        _PAGE_SERIALIZERS[item_serializer] = type(name, (serializers.Serializer,), {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item_serializer(many=True),
+        })
+    return _PAGE_SERIALIZERS[item_serializer]
+
+
+def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer]) -> Response:
+    paginator = PageNumberPagination()
+    page = paginator.paginate_queryset(items, request, view=view)
+    return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)

@@ -1,0 +1,77 @@
+"""Analysis jobs: requests by players, background analyses queued by the server, and the
+results the workers hand back."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+import games
+from ai_workers.engines import LEVELS
+from matches.errors import ServiceError
+from matches.models import Analysis, Match
+
+from . import dispatch
+from .events import notify
+
+ANALYSIS_LEVELS = tuple(level for level in LEVELS if level != "random")
+
+
+def _check_level(level: str) -> None:
+    if level not in ANALYSIS_LEVELS:
+        raise ServiceError("unknown_level", f"analysis level must be one of {list(ANALYSIS_LEVELS)}")
+
+
+@transaction.atomic
+def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise ServiceError("match_not_found", f"no match {match_id}")
+    _check_level(level)
+    if match.status == Match.Status.ACTIVE:
+        raise ServiceError("match_in_progress", "analysis is available once the match is over (no engine help mid-game)")
+    seat = None
+    if games.get_game(match.game).has_hidden_information:
+        # An engine line shows what its seat held: analyse only the requester's own turns, from
+        # their own view, and show the result to nobody else.
+        seat = next((s.seat for s in match.seats.all() if s.user_id == user.pk), None)
+        if seat is None:
+            raise ServiceError("hidden_information", "in a game with hidden information only a player can ask "
+                               "for analysis, and only of their own turns")
+    analysis = Analysis.objects.create(match=match, requested_by=user, level=level,
+                                       upto_ply=match.ply, seat=seat)
+    dispatch.schedule_analyses([analysis], dispatch.USER_ANALYSIS_QUEUE)
+    return analysis
+
+
+@transaction.atomic
+def analysis_queue_finished(*, level: str = "easy", limit: int = 100) -> list[int]:
+    """Queue analyses of finished matches that have none (perfect-information games only), on the
+    system queue, so background work never delays people waiting for a reply."""
+    _check_level(level)
+    open_games = [slug for slug, g in games.GAMES.items() if not g.has_hidden_information]
+    todo = list(Match.objects.filter(status=Match.Status.FINISHED, game__in=open_games,
+                                     analyses__isnull=True, ply__gt=0).order_by("id")[:limit])
+    created = Analysis.objects.bulk_create([
+        Analysis(match=m, requested_by=None, level=level, upto_ply=m.ply) for m in todo])
+    dispatch.schedule_analyses(created, dispatch.SYSTEM_ANALYSIS_QUEUE)
+    return [a.pk for a in created]
+
+
+def analysis_started(*, analysis_id: int) -> bool:
+    """Mark the job running; False if there is nothing left to do (gone or done already)."""
+    return bool(Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE)
+                .update(status=Analysis.Status.RUNNING))
+
+
+@transaction.atomic
+def analysis_complete(*, analysis_id: int, results: list[dict]) -> None:
+    updated = Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.DONE, results=results, error="", finished_at=timezone.now())
+    if updated:
+        analysis = Analysis.objects.select_related("requested_by").get(pk=analysis_id)
+        notify([analysis.requested_by], "analysis_done", {"analysis": analysis.pk, "match": analysis.match_id})
+
+
+def analysis_failed(*, analysis_id: int, error: str) -> None:
+    Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.FAILED, error=error, finished_at=timezone.now())

@@ -1,0 +1,141 @@
+"""Challenges: to named people, open seats (anyone may take them) and engine seats. When every
+seat has accepted, the match starts in the same transaction (engine-only challenges at once)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import games
+from ai_workers.engines import LEVELS
+from matches.errors import ServiceError
+from matches.models import Challenge, ChallengeSeat
+
+from .accounts import AI_PREFIX
+from .events import notify
+from .play import match_start
+
+User = get_user_model()
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    user: "User | None" = None
+    ai_level: str = ""
+
+
+def _parse_opponent(entry: object, creator) -> SeatRequest:
+    if entry is None:
+        return SeatRequest()
+    if not isinstance(entry, str) or not entry.strip():
+        raise ServiceError("invalid_opponent", f"an opponent is a username, 'ai:<level>' or null, not {entry!r}")
+    if entry.startswith(AI_PREFIX):
+        level = entry[len(AI_PREFIX):]
+        if level not in LEVELS:
+            raise ServiceError("unknown_level", f"unknown engine level {level!r}; choose from {list(LEVELS)}")
+        return SeatRequest(ai_level=level)
+    user = User.objects.filter(username=entry).first()
+    if user is None:
+        raise ServiceError("unknown_player", f"no player named {entry!r}")
+    if user.pk == creator.pk:
+        raise ServiceError("invalid_opponent", "you cannot challenge yourself")
+    return SeatRequest(user=user)
+
+
+def _seat_plan(creator, opponents: Sequence[object], creator_seat: int) -> list[SeatRequest]:
+    requests = [_parse_opponent(o, creator) for o in opponents]
+    named = [r.user.pk for r in requests if r.user is not None]
+    if len(named) != len(set(named)):
+        raise ServiceError("invalid_opponent", "a player may hold only one seat")
+    if not 0 <= creator_seat <= len(requests):
+        raise ServiceError("invalid_seat", f"seat must be between 0 and {len(requests)}")
+    requests.insert(creator_seat, SeatRequest(user=creator))
+    return requests
+
+
+@transaction.atomic
+def challenge_create(*, creator, game: str, options: dict | None = None,
+                     variant: str | None = None, opponents: Sequence[object] = (),
+                     rated: bool = False, days_per_move: int | None = None, seat: int = 0,
+                     ladder=None) -> Challenge:
+    rules = games.get_game(game)
+    plan = _seat_plan(creator, opponents, seat)
+    rules.check_players(len(plan))
+    normalized = rules.normalize_options(options, variant or None)
+    if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
+        raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
+    challenge = Challenge.objects.create(
+        game=rules.slug, variant=variant or rules.variant_of(normalized) or "", options=normalized,
+        rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
+    ChallengeSeat.objects.bulk_create([
+        ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
+                      accepted=(r.user == creator or bool(r.ai_level)))
+        for i, r in enumerate(plan)])
+    invited = [r.user for r in plan if r.user is not None and r.user != creator]
+    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "from": creator.username})
+    _start_if_ready(challenge)
+    return challenge
+
+
+def _locked_challenge(challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
+    if challenge.status != Challenge.Status.OPEN:
+        raise ServiceError("challenge_closed", f"the challenge is {challenge.status}")
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge_id: int, user) -> Challenge:
+    """Accept your seat, or take an open one."""
+    challenge = _locked_challenge(challenge_id)
+    seats = list(challenge.seats.all())
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is not None and mine.accepted:
+        raise ServiceError("already_accepted", "you have already accepted this challenge")
+    if mine is None:
+        mine = next((s for s in seats if s.user_id is None and not s.ai_level), None)
+        if mine is None:
+            raise ServiceError("not_invited", "this challenge has no seat for you")
+        mine.user = user
+    mine.accepted = True
+    mine.save(update_fields=["user", "accepted"])
+    notify([challenge.created_by], "challenge_accepted", {"challenge": challenge.pk, "by": user.username})
+    _start_if_ready(challenge)
+    return challenge
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: int, user) -> Challenge:
+    """Decline a challenge you were invited to."""
+    challenge = _locked_challenge(challenge_id)
+    if not challenge.seats.filter(user=user).exclude(user=challenge.created_by).exists():
+        raise ServiceError("not_invited", "only an invited player can decline")
+    challenge.status = Challenge.Status.DECLINED
+    challenge.save(update_fields=["status", "updated_at"])
+    notify([challenge.created_by], "challenge_declined", {"challenge": challenge.pk, "by": user.username})
+    return challenge
+
+
+@transaction.atomic
+def challenge_cancel(*, challenge_id: int, user) -> Challenge:
+    """Withdraw your own challenge."""
+    challenge = _locked_challenge(challenge_id)
+    if challenge.created_by_id != user.pk:
+        raise ServiceError("not_challenger", "only the challenger can cancel")
+    challenge.status = Challenge.Status.CANCELLED
+    challenge.save(update_fields=["status", "updated_at"])
+    invited = [s.user for s in challenge.seats.select_related("user") if s.user_id != user.pk]
+    notify(invited, "challenge_cancelled", {"challenge": challenge.pk})
+    return challenge
+
+
+def _start_if_ready(challenge: Challenge) -> None:
+    seats = list(challenge.seats.select_related("user"))
+    if all(s.accepted for s in seats):
+        challenge.match = match_start(challenge, seats)
+        challenge.status = Challenge.Status.STARTED
+        challenge.save(update_fields=["match", "status", "updated_at"])

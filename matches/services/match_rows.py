@@ -1,0 +1,45 @@
+"""The match row as every write service takes it: locked, with its seats, checked."""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Sequence
+
+from django.utils import timezone
+
+from matches.errors import ServiceError
+from matches.models import ChallengeSeat, Match, MatchSeat
+
+
+def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
+    """The match row, locked until the transaction ends, and its seats (in seat order)."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise ServiceError("match_not_found", f"no match {match_id}")
+    return match, list(match.seats.select_related("user").order_by("seat"))
+
+
+def seat_of(user, seats: Sequence[MatchSeat]) -> MatchSeat:
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise ServiceError("not_seated", "you do not play in this match")
+    return seat
+
+
+def require_active(match: Match) -> None:
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("match_finished", f"the match is {match.status}")
+
+
+def set_deadline(match: Match, seats: Sequence[MatchSeat | ChallengeSeat]) -> None:
+    """The correspondence deadline of the seat to move (engines have none)."""
+    human_to_move = match.to_move is not None and not seats[match.to_move].ai_level
+    match.deadline = (timezone.now() + timedelta(days=match.days_per_move)
+                      if match.days_per_move and human_to_move else None)
+
+
+def clear_offers(seats: Sequence[MatchSeat]) -> None:
+    pending = [s for s in seats if s.offer]
+    for s in pending:
+        s.offer = ""
+    if pending:
+        MatchSeat.objects.bulk_update(pending, ["offer"])
