@@ -1,0 +1,91 @@
+"""The one-way house (design §1): nothing imports upward and no module imports itself back.
+
+games/ ← ai_workers/engines/ ← matches/ (models ← selectors ← services ← apis) ← ai_workers/tasks.
+Checked on the source (module-level and local imports alike), so a new circle fails here."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("games", "ai_workers", "matches", "pearlsite")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Project modules `path` imports (relative imports resolved)."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] in PACKAGES}
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
+             if "migrations" not in p.parts}
+    return {name: {dep for dep in _imports(path) if dep in files and dep != name} for name, path in files.items()}
+
+
+def _outside(graph: dict[str, set[str]], prefix: str, allowed: tuple[str, ...]) -> list[str]:
+    return sorted(f"{mod} imports {dep}" for mod, deps in graph.items() if mod.startswith(prefix)
+                  for dep in deps if not dep.startswith(allowed))
+
+
+def test_engines_import_only_games():
+    assert not _outside(_graph(), "ai_workers.engines", ("games", "ai_workers.engines"))
+
+
+def test_the_app_never_imports_the_worker_tasks():
+    graph = _graph()
+    offenders = sorted(f"{m} imports {d}" for m, deps in graph.items() if m.startswith("matches")
+                       for d in deps if d.startswith("ai_workers") and not d.startswith("ai_workers.engines"))
+    assert not offenders
+
+
+def test_layers_point_down():
+    graph = _graph()
+    assert not _outside(graph, "matches.models", ("matches.models",))
+    assert not _outside(graph, "matches.selectors", ("games", "ai_workers.engines", "matches.models",
+                                                     "matches.selectors", "matches.errors", "matches.glicko"))
+    for mod, deps in graph.items():
+        if mod.startswith(("matches.services", "matches.selectors", "matches.models")):
+            assert not any(d.startswith("matches.apis") for d in deps), mod
+
+
+def test_no_import_circle():
+    graph = _graph()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                cycles.append(path[path.index(dep):] + [dep] if dep in path else [node, dep])
+            elif dep not in state:
+                visit(dep, path + [dep])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    # A package importing its own submodules from __init__ is not a circle of logic.
+    real = [c for c in cycles if not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in zip(c, c[1:]))]
+    assert not real, real
