@@ -14,6 +14,7 @@ urlpatterns = [
     path("challenges/<int:pk>/cancel/", challenges.ChallengeCancelApi.as_view(), name="challenge-cancel"),
     path("matches/", matches.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:pk>/", matches.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<int:pk>/legal/", matches.MatchLegalMovesApi.as_view(), name="match-legal"),
     path("matches/<int:pk>/moves/", matches.MatchMovesApi.as_view(), name="match-moves"),
     path("matches/<int:pk>/resign/", matches.MatchResignApi.as_view(), name="match-resign"),
     path("matches/<int:pk>/draw/", matches.MatchDrawApi.as_view(), name="match-draw"),

@@ -70,6 +70,10 @@ class MoveOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class LegalMoveOut(serializers.Serializer):
+    move = serializers.CharField(help_text="notation, as POST matches/{id}/moves/ takes it")
+
+
 class PlayedOut(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -100,13 +104,38 @@ class MatchListApi(APIView):
         return paginated(request, self, qs, selectors.match_summary, MatchSummaryOut)
 
 
+LEGAL_PARAMETER = OpenApiParameter("legal", str, enum=["all", "none"], description=(
+    "all (default): the caller's legal moves on their turn; none: leave them out (long lists can be "
+    "read a page at a time from matches/{id}/legal/)"))
+
+
+def _legal_param(request: Request) -> bool:
+    value = request.query_params.get("legal", "all")
+    if value not in ("all", "none"):
+        raise ServiceError("invalid_filter", "legal must be all or none")
+    return value == "all"
+
+
 class MatchDetailApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: MatchDetailOut, **errors("match_not_found")},
-                   summary="A match as the caller may see it")
+    @extend_schema(parameters=[LEGAL_PARAMETER], responses={200: MatchDetailOut, **errors("match_not_found",
+                   "invalid_filter")}, summary="A match as the caller may see it")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(MatchDetailOut(selectors.match_detail(selectors.get_match(pk), request.user)).data)
+        legal = _legal_param(request)
+        payload = selectors.match_detail(selectors.get_match(pk), request.user, legal=legal)
+        return Response(MatchDetailOut(payload).data)
+
+
+class MatchLegalMovesApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: page_of(LegalMoveOut), **errors("match_not_found")},
+                   summary="The caller's legal moves, a page at a time (empty unless it is their turn)")
+    def get(self, request: Request, pk: int) -> Response:
+        match = selectors.get_match(pk)
+        moves = selectors.legal_moves_for(match, selectors.viewer_seat(match, request.user))
+        return paginated(request, self, moves, lambda m: {"move": m}, LegalMoveOut)
 
 
 class MatchMovesApi(APIView):

@@ -55,19 +55,25 @@ def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dic
 
 
 def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
-                 state: games.State | None = None) -> dict:
-    """The detail form: the viewer's view of the position and, on their turn, their legal moves.
-    `seats` and `state` may be passed in by a caller that has them already."""
+                 state: games.State | None = None, legal: bool = True) -> dict:
+    """The detail form: the viewer's view of the position and, on their turn, their legal moves
+    (left out with `legal=False`). `seats` and `state` may be passed in by a caller that has them."""
     seats = list(match.seats.all()) if seats is None else seats
     seat = viewer_seat(match, user, seats)
     state = match_state(match) if state is None else state
     payload = match_summary(match, seats)
     payload["viewer_seat"] = seat
     payload["state"] = state.view(seat)
-    on_turn = seat is not None and match.status == Match.Status.ACTIVE and match.to_move == seat
-    payload["legal_moves"] = state.legal_notations() if on_turn else []
+    payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
     payload["finished_at"] = match.finished_at
     return payload
+
+
+def legal_moves_for(match: Match, seat: int | None, state: games.State | None = None) -> list[str]:
+    """The legal moves of `seat` (notation), on its turn; [] otherwise."""
+    if seat is None or match.status != Match.Status.ACTIVE or match.to_move != seat:
+        return []
+    return (match_state(match) if state is None else state).legal_notations()
 
 
 def match_moves(match: Match) -> list[dict]:

@@ -136,3 +136,16 @@ def test_a_failing_engine_falls_back_to_a_random_move(as_alice, monkeypatch, dja
     with django_capture_on_commit_callbacks(execute=True):
         play(as_alice, match_id, "e1-e5", ply=0)
     assert Match.objects.get(pk=match_id).ply == 2
+
+
+def test_legal_moves_can_be_left_out_or_read_a_page_at_a_time(as_alice, as_bob, match_id):
+    full = as_alice.get(f"/api/v1/matches/{match_id}/").json()["legal_moves"]
+    assert len(full) == 63
+    assert as_alice.get(f"/api/v1/matches/{match_id}/?legal=none").json()["legal_moves"] == []
+    bad = as_alice.get(f"/api/v1/matches/{match_id}/?legal=some")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_filter"
+    first = as_alice.get(f"/api/v1/matches/{match_id}/legal/").json()
+    second = as_alice.get(f"/api/v1/matches/{match_id}/legal/?page=2").json()
+    assert first["count"] == 63 and second["next"] is None
+    assert [m["move"] for m in first["results"] + second["results"]] == full
+    assert as_bob.get(f"/api/v1/matches/{match_id}/legal/").json()["count"] == 0   # not bob's turn
