@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.services import accounts
 
+from .query import Api
 from .schema import errors, valid
 
 
@@ -31,7 +31,7 @@ class TokenOut(serializers.Serializer):
     token = serializers.CharField(help_text="send as `Authorization: Token <token>`")
 
 
-class AccountCreateApi(APIView):
+class AccountCreateApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(request=RegisterIn, summary="Register an account",
@@ -44,7 +44,7 @@ class AccountCreateApi(APIView):
                         status=status.HTTP_201_CREATED)
 
 
-class TokenApi(APIView):
+class TokenApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(request=TokenIn, summary="Get your API token",

@@ -5,12 +5,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.models import Analysis
 from matches.selectors import analysis as selectors
 from matches.services import analysis
 
+from .query import Api
 from .schema import errors, valid
 
 
@@ -42,7 +42,7 @@ class AnalysisOut(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class MatchAnalysisApi(APIView):
+class MatchAnalysisApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=AnalysisIn, summary="Ask an engine to analyse a finished match",
@@ -54,7 +54,7 @@ class MatchAnalysisApi(APIView):
         return Response(AnalysisOut(selectors.analysis_payload(job)).data, status=status.HTTP_202_ACCEPTED)
 
 
-class AnalysisDetailApi(APIView):
+class AnalysisDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: AnalysisOut, **errors("analysis_not_found", "not_yours")},

@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.selectors import catalogue
 
+from .query import Api
 from .schema import errors
 
 
@@ -33,7 +33,7 @@ class GameOut(serializers.Serializer):
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
 
 
-class GameListApi(APIView):
+class GameListApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: GameOut(many=True), **errors()}, summary="The game catalogue",
@@ -42,7 +42,7 @@ class GameListApi(APIView):
         return Response(GameOut(catalogue.catalogue(), many=True).data)
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: GameOut, **errors("game_not_found")},

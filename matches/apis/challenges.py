@@ -1,18 +1,17 @@
 """Challenges: create, list, read, accept, decline, cancel."""
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from matches.errors import ServiceError
 from matches.models import Challenge
 from matches.selectors import challenges as selectors
 from matches.services import challenges
 
-from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+from .query import Api, PageQueryIn, query_params
+from .schema import errors, page_of, paginated, valid
 
 
 class ChallengeIn(serializers.Serializer):
@@ -54,16 +53,16 @@ CREATE_ERRORS = ("unknown_game", "invalid_options", "invalid_opponent", "unknown
                  "invalid_seat", "rated_needs_people", "game_error")
 
 
-class ChallengeListCreateApi(APIView):
-    @extend_schema(parameters=[OpenApiParameter("open", bool, description="only open seats anyone may take"),
-                               PAGE_PARAMETER],
-                   responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+class ChallengeListQueryIn(PageQueryIn):
+    open = serializers.BooleanField(required=False, default=False, help_text="only open seats anyone may take")
+
+
+class ChallengeListCreateApi(Api):
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
                    summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
+    @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:
-        raw = request.query_params.get("open")
-        if raw not in (None, "", "0", "1", "true", "false"):
-            raise ServiceError("invalid_filter", "open must be true or false")
-        qs = selectors.challenges_for(request.user, open_only=raw in ("1", "true"))
+        qs = selectors.challenges_for(request.user, open_only=request.query["open"])
         return paginated(request, self, qs, selectors.challenge_payload, ChallengeOut)
 
     @extend_schema(request=ChallengeIn, summary="Challenge people, open a seat, or play an engine",
@@ -78,14 +77,14 @@ class ChallengeListCreateApi(APIView):
         return Response(ChallengeOut(payload).data, status=status.HTTP_201_CREATED)
 
 
-class ChallengeDetailApi(APIView):
+class ChallengeDetailApi(Api):
     @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")}, summary="One challenge")
     def get(self, request: Request, pk: int) -> Response:
         return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
 
 
 def _challenge_action(service, summary: str, *codes: str):
-    class _Api(APIView):
+    class _Api(Api):
         permission_classes = [permissions.IsAuthenticated]
 
         @extend_schema(request=None, summary=summary, responses={

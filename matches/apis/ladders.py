@@ -5,7 +5,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.errors import ServiceError
 from matches.selectors import challenges as challenge_selectors
@@ -13,7 +12,8 @@ from matches.selectors import ladders as selectors
 from matches.services import ladders
 
 from .challenges import ChallengeOut
-from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+from .query import Api, PageQueryIn, query_params
+from .schema import errors, page_of, paginated, valid
 
 
 class LadderIn(serializers.Serializer):
@@ -56,9 +56,10 @@ class LadderEntryOut(serializers.Serializer):
     rank = serializers.IntegerField()
 
 
-class LadderListApi(APIView):
-    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: page_of(LadderOut), **errors()},
+class LadderListApi(Api):
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
                    summary="Ladders", operation_id="ladders_list")
+    @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
         return paginated(request, self, selectors.ladders_query(), selectors.ladder_payload, LadderOut)
 
@@ -73,7 +74,7 @@ class LadderListApi(APIView):
         return Response(LadderDetailOut(payload).data, status=status.HTTP_201_CREATED)
 
 
-class LadderDetailApi(APIView):
+class LadderDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: LadderDetailOut, **errors("ladder_not_found")}, summary="A ladder with its standings")
@@ -81,7 +82,7 @@ class LadderDetailApi(APIView):
         return Response(LadderDetailOut(selectors.ladder_payload(selectors.get_ladder(pk), standings=True)).data)
 
 
-class LadderJoinApi(APIView):
+class LadderJoinApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=None, summary="Join a ladder at the bottom", responses={
@@ -91,7 +92,7 @@ class LadderJoinApi(APIView):
         return Response(LadderEntryOut({"ladder": pk, "rank": entry.rank}).data, status=status.HTTP_201_CREATED)
 
 
-class LadderChallengeApi(APIView):
+class LadderChallengeApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={

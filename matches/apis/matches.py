@@ -3,19 +3,18 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 import games
-from matches.errors import ServiceError
 from matches.models import Match
 from matches.selectors import matches as selectors
 from matches.services import offers, play, results
 
-from .schema import PAGE_PARAMETER, errors, page_of, paginated, valid
+from .query import Api, PageQueryIn, query_params
+from .schema import errors, page_of, paginated, valid
 
 
 class MoveIn(serializers.Serializer):
@@ -86,59 +85,55 @@ MOVE_ERRORS = ("match_not_found", "not_seated", "match_finished", "stale_ply", "
 OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent")
 
 
-class MatchListApi(APIView):
+class MatchListQueryIn(PageQueryIn):
+    status = serializers.ChoiceField(choices=Match.Status.values, required=False)
+    player = serializers.CharField(required=False, max_length=150, help_text='a username or "ai:<level>"')
+    game = serializers.CharField(required=False, max_length=50, help_text="a game slug")
+
+
+class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[
-        OpenApiParameter("status", str, enum=Match.Status.values),
-        OpenApiParameter("player", str, description='a username or "ai:<level>"'),
-        OpenApiParameter("game", str, description="a game slug"), PAGE_PARAMETER],
-        responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
-        summary="Matches, newest first, filterable", operation_id="matches_list")
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
+                   summary="Matches, newest first, filterable", operation_id="matches_list")
+    @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
-        params = request.query_params
-        status_filter = params.get("status")
-        if status_filter and status_filter not in Match.Status.values:
-            raise ServiceError("invalid_filter", f"status must be one of {Match.Status.values}")
-        qs = selectors.matches_query(status=status_filter, player=params.get("player"), game=params.get("game"))
+        query = request.query
+        qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"))
         return paginated(request, self, qs, selectors.match_summary, MatchSummaryOut)
 
 
-LEGAL_PARAMETER = OpenApiParameter("legal", str, enum=["all", "none"], description=(
-    "all (default): the caller's legal moves on their turn; none: leave them out (long lists can be "
-    "read a page at a time from matches/{id}/legal/)"))
+class MatchDetailQueryIn(serializers.Serializer):
+    legal = serializers.ChoiceField(choices=["all", "none"], default="all", help_text=(
+        "all (default): the caller's legal moves on their turn; none: leave them out (long lists can be "
+        "read a page at a time from matches/{id}/legal/)"))
 
 
-def _legal_param(request: Request) -> bool:
-    value = request.query_params.get("legal", "all")
-    if value not in ("all", "none"):
-        raise ServiceError("invalid_filter", "legal must be all or none")
-    return value == "all"
-
-
-class MatchDetailApi(APIView):
+class MatchDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[LEGAL_PARAMETER], responses={200: MatchDetailOut, **errors("match_not_found",
-                   "invalid_filter")}, summary="A match as the caller may see it")
+    @extend_schema(responses={200: MatchDetailOut, **errors("match_not_found", "invalid_filter")},
+                   summary="A match as the caller may see it")
+    @query_params(MatchDetailQueryIn)
     def get(self, request: Request, pk: int) -> Response:
-        legal = _legal_param(request)
+        legal = request.query["legal"] == "all"
         payload = selectors.match_detail(selectors.get_match(pk), request.user, legal=legal)
         return Response(MatchDetailOut(payload).data)
 
 
-class MatchLegalMovesApi(APIView):
+class MatchLegalMovesApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: page_of(LegalMoveOut), **errors("match_not_found")},
+    @extend_schema(responses={200: page_of(LegalMoveOut), **errors("match_not_found", "invalid_filter")},
                    summary="The caller's legal moves, a page at a time (empty unless it is their turn)")
+    @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
         match = selectors.get_match(pk)
         moves = selectors.legal_moves_for(match, selectors.viewer_seat(match, request.user))
         return paginated(request, self, moves, lambda m: {"move": m}, LegalMoveOut)
 
 
-class MatchMovesApi(APIView):
+class MatchMovesApi(Api):
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
@@ -156,7 +151,7 @@ class MatchMovesApi(APIView):
 
 
 def _match_action(service, summary: str, body=None, codes=()):
-    class _Api(APIView):
+    class _Api(Api):
         permission_classes = [permissions.IsAuthenticated]
 
         @extend_schema(request=body, summary=summary, responses={
@@ -178,7 +173,7 @@ MatchTakebackApi = _match_action(offers.match_takeback, "Offer, accept or declin
                                  OfferIn, OFFER_ERRORS + ("takeback_unavailable", "nothing_to_take_back"))
 
 
-class MatchExportApi(APIView):
+class MatchExportApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **errors("match_not_found")},
@@ -187,17 +182,20 @@ class MatchExportApi(APIView):
         return HttpResponse(selectors.match_export(selectors.get_match(pk)), content_type="text/plain; charset=utf-8")
 
 
-class MatchBoardApi(APIView):
+class BoardQueryIn(serializers.Serializer):
+    # "as" is a Python keyword, so the field is declared through the class dict.
+    locals()["as"] = serializers.ChoiceField(choices=["svg", "text"], default="svg", help_text="default svg")
+
+
+class MatchBoardApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("as", str, enum=["svg", "text"], description="default svg")],
-                   responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
                               "with ?as=text"), **errors("match_not_found", "invalid_filter")},
                    summary="A picture of the position as the caller may see it")
+    @query_params(BoardQueryIn)
     def get(self, request: Request, pk: int) -> HttpResponse:
-        form = request.query_params.get("as", "svg")
-        if form not in ("svg", "text"):
-            raise ServiceError("invalid_filter", "as must be svg or text")
+        form = request.query["as"]
         match = selectors.get_match(pk)
         seat = selectors.viewer_seat(match, request.user)
         state = selectors.match_state(match)

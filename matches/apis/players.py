@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.selectors import players
 
+from .query import Api
 from .schema import errors
 
 
@@ -33,7 +33,7 @@ class PlayerOut(serializers.Serializer):
     matches = MatchCountsOut()
 
 
-class PlayerDetailApi(APIView):
+class PlayerDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: PlayerOut, **errors("player_not_found")}, summary="A player's profile and ratings")

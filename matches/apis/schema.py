@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 
 from matches.errors import CODES
 
-PAGE_PARAMETER = OpenApiParameter("page", int, description="page number, from 1 (50 items a page)")
 # Every endpoint may answer these.
 COMMON_CODES = ("throttled",)
 BODY_CODES = ("parse_error", "validation_error", "unsupported_media_type")

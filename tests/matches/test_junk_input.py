@@ -43,3 +43,26 @@ def test_junk_moves_in_a_live_match(as_alice):
         response = as_alice.post(f"/api/v1/matches/{created['match']}/moves/", {"move": move, "ply": 0},
                                  format="json")
         assert response.status_code in (201, 400, 403, 409), (move, response.status_code)
+
+
+@pytest.mark.parametrize("path,parameter", [
+    ("/api/v1/matches/?my_turn_typo=1", "my_turn_typo"),
+    ("/api/v1/matches/?status=open", "status"),
+    ("/api/v1/matches/?page=0", "page"),
+    ("/api/v1/events/?after=%C2%B2", "after"),
+    ("/api/v1/games/?x=1", "x"),
+    ("/api/v1/challenges/?open=maybe", "open"),
+    ("/api/v1/ladders/?page=abc", "page"),
+])
+def test_unknown_or_malformed_query_parameters_are_named(as_alice, path, parameter):
+    response = as_alice.get(path)
+    assert response.status_code == 400, (path, response.content)
+    body = response.json()
+    assert body["code"] == "invalid_filter"
+    assert body["detail"]["parameter"] == parameter
+
+
+def test_declared_query_parameters_are_taken(as_alice):
+    assert as_alice.get("/api/v1/matches/?status=active&page=1").status_code == 200
+    assert as_alice.get("/api/v1/challenges/?open=true").status_code == 200
+    assert as_alice.get("/api/v1/events/?after=0").status_code == 200
