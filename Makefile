@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft clean
+.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ bench-moves: install
 
 bench-engines: install
 	$(PY) -m bench.engines
+
+# BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
+bench-http: install
+	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),--clients 1,8 --seconds 2 --json var/bench/http-smoke.json,)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

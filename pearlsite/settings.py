@@ -99,7 +99,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE: every transaction takes the write lock up front, so concurrent writers queue
     # instead of failing on a stale read snapshot (SQLite has no row locks).
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+# A connection kept per worker thread: opening one costs about as much as the whole move
+# transaction. Health checks drop a connection the server closed, so a restart costs nothing.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=300)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite cannot defer the ladder's unique-rank constraint; PostgreSQL enforces it (deferred).
 SILENCED_SYSTEM_CHECKS = ["models.W038"]
