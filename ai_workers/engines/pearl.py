@@ -15,11 +15,8 @@ import games
 from games import State
 from games.pearl import push
 
-from .alphabeta import AlphaBetaEngine
 from .base import Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, per_level, register_levels
 
 
 def _runs(men: int, stride: int, length: int) -> int:
@@ -288,30 +285,9 @@ class MazeSolver(Engine):
 # ---------------------------------------------------------------------------------------------
 # Level tables
 # ---------------------------------------------------------------------------------------------
-def _alphabeta_levels(evaluator, easy_depth: int = 2) -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], evaluator(),
-                                        max_depth=easy_depth),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"], evaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"], evaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator()),
-    }
-
-
-def _uct_levels(evaluator) -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: MCTSEngine("easy", DEFAULT_LIMITS["easy"], evaluator()),
-        "medium": lambda: MCTSEngine("medium", DEFAULT_LIMITS["medium"], evaluator()),
-        "strong": lambda: MCTSEngine("strong", DEFAULT_LIMITS["strong"], evaluator()),
-        "alphabeta": lambda: AlphaBetaEngine("alphabeta", DEFAULT_LIMITS["medium"], evaluator()),
-    }
-
-
-register_levels("pearl-five", _alphabeta_levels(FiveEvaluator))
-register_levels("pearl-yard", _alphabeta_levels(YardEvaluator, easy_depth=3))
-register_levels("pearl-war", _alphabeta_levels(WarEvaluator, easy_depth=1))
+register_levels("pearl-five", alphabeta_levels(FiveEvaluator))
+register_levels("pearl-yard", alphabeta_levels(YardEvaluator, easy_depth=3))
+register_levels("pearl-war", alphabeta_levels(WarEvaluator, easy_depth=1))
 # Longest walks from the standard starts on 19x19 (rules/pearl.md §9.13: 17 for n=3 and 69 for
 # the default start are the maxima; 77 for black=outside is the maximum an exhaustive search of
 # its 2,493,466 positions proves).
@@ -338,11 +314,8 @@ def _maze_book() -> dict:
     return positions
 
 
-register_levels("pearl-maze", {
-    "random": RandomEngine,
-    **{level: (lambda level=level: MazeSolver(level, DEFAULT_LIMITS[level], book=level == "strong"))
-       for level in ("easy", "medium", "strong")},
-})
+register_levels("pearl-maze", per_level(
+    lambda level, limit: MazeSolver(level, limit, book=level == "strong")))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,4 +361,4 @@ class SurvivalEvaluator(Evaluator):
 
 # Two seats: alpha-beta (80 % against plain UCT at 0.2 s a move, where UCT with this evaluator at
 # the cut-off scored 30 %); three or four seats: the alpha-beta engines hand over to per-seat UCT.
-register_levels("pearl-survival", _alphabeta_levels(SurvivalEvaluator))
+register_levels("pearl-survival", alphabeta_levels(SurvivalEvaluator))
