@@ -104,6 +104,14 @@ class ServiceError(Exception):
         self.detail = detail if detail is not None else {}
 
 
+def first_or_error(query, code: str, message: str):
+    """The first row of `query`, or ServiceError(code, message) when it has none."""
+    row = query.first()
+    if row is None:
+        raise ServiceError(code, message)
+    return row
+
+
 _DRF_CODES = {
     drf.NotAuthenticated: "not_authenticated",
     drf.AuthenticationFailed: "authentication_failed",

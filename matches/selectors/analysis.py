@@ -1,7 +1,7 @@
 """Analysis reads."""
 from __future__ import annotations
 
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis
 
 
@@ -15,9 +15,8 @@ def analysis_payload(analysis: Analysis) -> dict:
 def analysis_for(analysis_id: int, user) -> Analysis:
     """The analysis, if `user` may read it: one of a hidden-information game shows its
     requester's own cards, so only they may."""
-    analysis = Analysis.objects.filter(pk=analysis_id).first()
-    if analysis is None:
-        raise ServiceError("analysis_not_found", f"no analysis {analysis_id}")
+    analysis = first_or_error(Analysis.objects.filter(pk=analysis_id), "analysis_not_found",
+                              f"no analysis {analysis_id}")
     if analysis.seat is not None and analysis.requested_by_id != getattr(user, "pk", None):
         raise ServiceError("not_yours", "this analysis shows one player's own cards; only they may read it")
     return analysis

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q, QuerySet
 
 import games
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.models import Challenge, ChallengeSeat
 
 
@@ -28,10 +28,8 @@ def _with_seats() -> QuerySet[Challenge]:
 
 
 def get_challenge(challenge_id: int) -> Challenge:
-    challenge = _with_seats().filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
-    return challenge
+    return first_or_error(_with_seats().filter(pk=challenge_id), "challenge_not_found",
+                          f"no challenge {challenge_id}")
 
 
 def challenges_for(user, *, open_only: bool = False) -> QuerySet[Challenge]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.glicko import PROVISIONAL_DEVIATION
 from matches.models import Match, MatchSeat, Rating
 
@@ -12,9 +12,8 @@ User = get_user_model()
 
 
 def player_profile(username: str) -> dict:
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        raise ServiceError("player_not_found", f"no player {username!r}")
+    user = first_or_error(User.objects.filter(username=username), "player_not_found",
+                          f"no player {username!r}")
     counts = dict(MatchSeat.objects.filter(user=user).values_list("match__status")
                   .annotate(n=Count("id")).values_list("match__status", "n"))
     return {

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis, Match
 
 from . import dispatch
@@ -23,9 +23,8 @@ def _check_level(level: str) -> None:
 
 @transaction.atomic
 def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+    match = first_or_error(Match.objects.filter(pk=match_id), "match_not_found",
+                           f"no match {match_id}")
     _check_level(level)
     if match.status == Match.Status.ACTIVE:
         raise ServiceError("match_in_progress", "analysis is available once the match is over (no engine help mid-game)")

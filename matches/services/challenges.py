@@ -10,7 +10,7 @@ from django.db import transaction
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat
 
 from .accounts import AI_PREFIX
@@ -36,9 +36,8 @@ def _parse_opponent(entry: object, creator) -> SeatRequest:
         if level not in LEVELS:
             raise ServiceError("unknown_level", f"unknown engine level {level!r}; choose from {list(LEVELS)}")
         return SeatRequest(ai_level=level)
-    user = User.objects.filter(username=entry).first()
-    if user is None:
-        raise ServiceError("unknown_player", f"no player named {entry!r}")
+    user = first_or_error(User.objects.filter(username=entry), "unknown_player",
+                          f"no player named {entry!r}")
     if user.pk == creator.pk:
         raise ServiceError("invalid_opponent", "you cannot challenge yourself")
     return SeatRequest(user=user)
@@ -80,9 +79,8 @@ def challenge_create(*, creator, game: str, options: dict | None = None,
 
 
 def _locked_challenge(challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
+    challenge = first_or_error(Challenge.objects.select_for_update().filter(pk=challenge_id),
+                               "challenge_not_found", f"no challenge {challenge_id}")
     if challenge.status != Challenge.Status.OPEN:
         raise ServiceError("challenge_closed", f"the challenge is {challenge.status}")
     return challenge

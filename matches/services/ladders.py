@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Max
 
 import games
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, Ladder, LadderEntry, Match
 
 from .challenges import challenge_create
@@ -14,10 +14,7 @@ from .challenges import challenge_create
 
 def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
     qs = Ladder.objects.select_for_update() if lock else Ladder.objects
-    ladder = qs.filter(pk=ladder_id).first()
-    if ladder is None:
-        raise ServiceError("ladder_not_found", f"no ladder {ladder_id}")
-    return ladder
+    return first_or_error(qs.filter(pk=ladder_id), "ladder_not_found", f"no ladder {ladder_id}")
 
 
 @transaction.atomic
@@ -45,12 +42,10 @@ def ladder_join(*, ladder_id: int, user) -> LadderEntry:
 @transaction.atomic
 def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     ladder = _ladder(ladder_id)
-    mine = ladder.entries.filter(user=user).first()
-    theirs = ladder.entries.select_related("user").filter(user__username=opponent).first()
-    if mine is None:
-        raise ServiceError("not_on_ladder", "join the ladder before challenging")
-    if theirs is None:
-        raise ServiceError("unknown_player", f"{opponent!r} is not on this ladder")
+    mine = first_or_error(ladder.entries.filter(user=user), "not_on_ladder",
+                          "join the ladder before challenging")
+    theirs = first_or_error(ladder.entries.select_related("user").filter(user__username=opponent),
+                            "unknown_player", f"{opponent!r} is not on this ladder")
     if not 0 < mine.rank - theirs.rank <= ladder.challenge_reach:
         raise ServiceError("out_of_reach", f"you may challenge players 1 to {ladder.challenge_reach} ranks above "
                            f"you (you are #{mine.rank}, {opponent} is #{theirs.rank})")
