@@ -6,6 +6,7 @@ Every value is validated; junk raises ImproperlyConfigured at start-up.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import environ
@@ -120,6 +121,28 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve app static files (the API docs' Swagger UI) straight from the packages, no collectstatic.
 WHITENOISE_USE_FINDERS = True
 
+# --- Rate limits (matches/apis/throttles.py, docs/security.md) -----------------------------------
+_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+THROTTLE_DEFAULTS = {
+    "anon": "120/min", "user": "600/min",                  # every request, per address / account
+    "login": "10/min", "registration": "10/hour",          # per address
+    "challenge": "60/hour", "analysis": "30/hour", "moves": "120/min",   # per account
+}
+
+
+def _throttle_rate(scope: str, default: str) -> str | None:
+    name = f"PEARLSITE_THROTTLE_{scope.upper()}"
+    raw = env.str(name, default=default).strip().lower().replace(" ", "")
+    if raw in {"off", "none"}:
+        return None
+    if not _RATE.match(raw):
+        raise ImproperlyConfigured(f"{name} must be a rate such as 10/min (or off), not {raw!r}")
+    return raw
+
+
+THROTTLE_RATES = {scope: _throttle_rate(scope, default) for scope, default in THROTTLE_DEFAULTS.items()}
+NUM_PROXIES = env.int("PEARLSITE_NUM_PROXIES", default=0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -131,7 +154,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "matches.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    "DEFAULT_THROTTLE_CLASSES": [
+        "matches.apis.throttles.AnonThrottle",
+        "matches.apis.throttles.UserThrottle",
+        "matches.apis.throttles.ScopedThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # Client addresses come from REMOTE_ADDR, or from X-Forwarded-For set by this many proxies.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pearlsite API",
@@ -149,8 +179,15 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# --- Celery ---------------------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Throttle counters (and nothing else) live in the cache: Redis shares them between processes.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "pearlsite"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery ---------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 CELERY_RESULT_BACKEND = None  # results go to the database through services, never to Celery

@@ -134,6 +134,8 @@ class MatchLegalMovesApi(Api):
 
 
 class MatchMovesApi(Api):
+    throttle_scopes = {"POST": "moves"}
+
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)

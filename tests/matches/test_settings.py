@@ -35,6 +35,7 @@ def test_postgres_and_redis_from_the_environment(tmp_path):
     ({"PEARLSITE_AI_TIME_SCALE": "fast"}, "PEARLSITE_AI_TIME_SCALE must be a number"),
     ({"PEARLSITE_REQUIRE_SECRET": "1"}, "DJANGO_SECRET_KEY must be set"),
     ({"DATABASE_URL": "not a url"}, "DATABASE_URL"),
+    ({"PEARLSITE_THROTTLE_LOGIN": "lots"}, "PEARLSITE_THROTTLE_LOGIN must be a rate"),
 ])
 def test_junk_values_are_rejected(tmp_path, env, message):
     result = _load_settings(tmp_path, **env)
