@@ -37,6 +37,16 @@ def _bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
 
 
+def _int(name: str, default: int, minimum: int = 1) -> int:
+    try:
+        value = env.int(name, default=default)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
 DEBUG = _bool("DJANGO_DEBUG", False)
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if not SECRET_KEY:
@@ -61,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pearlsite.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -141,9 +152,15 @@ def _throttle_rate(scope: str, default: str) -> str | None:
 
 
 THROTTLE_RATES = {scope: _throttle_rate(scope, default) for scope, default in THROTTLE_DEFAULTS.items()}
-NUM_PROXIES = env.int("PEARLSITE_NUM_PROXIES", default=0)
+NUM_PROXIES = _int("PEARLSITE_NUM_PROXIES", 0, minimum=0)
+
+# Request bodies larger than this are refused (413) before they are read (pearlsite/limits.py).
+MAX_BODY_BYTES = _int("PEARLSITE_MAX_BODY_BYTES", 64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": ["matches.apis.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
