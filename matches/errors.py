@@ -42,6 +42,7 @@ CODES: dict[str, tuple[int, str]] = {
     "username_taken": (409, "the username is taken"),
     # not found
     "not_found": (404, "no such resource"),
+    "page_not_found": (404, "the page number is past the last page"),
     "game_not_found": (404, "no game with this slug"),
     "match_not_found": (404, "no match with this id"),
     "challenge_not_found": (404, "no challenge with this id"),

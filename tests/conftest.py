@@ -28,6 +28,7 @@ def _client_for(user):
     if user is not None:
         client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
     client.user = user
+    client.token = user.auth_token.key if user is not None else None
     return client
 
 

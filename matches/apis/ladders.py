@@ -57,7 +57,7 @@ class LadderEntryOut(serializers.Serializer):
 
 
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:

@@ -6,12 +6,13 @@ from collections import defaultdict
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.errors import CODES
+from matches.errors import CODES, ServiceError
 
 # Every endpoint may answer these.
 COMMON_CODES = ("throttled",)
@@ -90,5 +91,9 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
 
 def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer]) -> Response:
     paginator = PageNumberPagination()
-    page = paginator.paginate_queryset(items, request, view=view)
+    try:
+        page = paginator.paginate_queryset(items, request, view=view)
+    except NotFound:
+        raise ServiceError("page_not_found", "the page number is past the last page",
+                           detail={"parameter": "page"}) from None
     return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
