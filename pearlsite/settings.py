@@ -48,12 +48,33 @@ def _int(name: str, default: int, minimum: int = 1) -> int:
 
 
 DEBUG = _bool("DJANGO_DEBUG", False)
+DEVELOPMENT_SECRET_KEY = "pearlsite-local-development-key-not-for-production"
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG and env.str("PEARLSITE_REQUIRE_SECRET", default="") == "1":
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production")
-    SECRET_KEY = "pearlsite-local-development-key-not-for-production"
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
+    ALLOWED_HOSTS = ALLOWED_HOSTS or ["127.0.0.1", "localhost", "testserver"]
+else:
+    # Production refuses to start on a guessable key or without knowing its own host names.
+    if not SECRET_KEY or SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to at least 50 random characters when "
+                                   "DJANGO_DEBUG is off (python -c 'import secrets; print(secrets.token_urlsafe(50))')")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must list the site's host names when DJANGO_DEBUG is off")
+
+# HTTPS (on by default in production): HSTS, secure cookies, and a redirect from plain HTTP that a
+# TLS-terminating proxy in front may take over (PEARLSITE_SSL_REDIRECT=false). Behind such a proxy,
+# PEARLSITE_PROXY_SSL_HEADER=true trusts its X-Forwarded-Proto (only if the proxy always sets it).
+HTTPS = _bool("PEARLSITE_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = _bool("PEARLSITE_SSL_REDIRECT", HTTPS)
+if _bool("PEARLSITE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = _int("PEARLSITE_HSTS_SECONDS", 365 * 86400 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _bool("PEARLSITE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = _bool("PEARLSITE_HSTS_PRELOAD", HTTPS)     # eligibility only; submitting is yours
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+# The admin site is served only when asked for (pearlsite/urls.py).
+ADMIN_ENABLED = _bool("PEARLSITE_ADMIN", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -171,6 +192,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "matches.errors.exception_handler",
+    # The browsable API (HTML forms) only while developing.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_THROTTLE_CLASSES": [
         "matches.apis.throttles.AnonThrottle",
         "matches.apis.throttles.UserThrottle",
