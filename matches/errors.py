@@ -22,6 +22,8 @@ import games
 CODES: dict[str, tuple[int, str]] = {
     # request shape
     "parse_error": (400, "the body is not JSON"),
+    "json_too_deep": (400, "the body's JSON nests arrays and objects too deeply"),
+    "payload_too_large": (413, "the body is larger than the server accepts (detail.limit, in bytes)"),
     "validation_error": (400, "the body's fields are not valid (detail names them)"),
     "invalid_input": (400, "a value the database cannot hold or search for (such as a NUL character)"),
     "invalid_filter": (400, "a query parameter is malformed"),
@@ -40,6 +42,7 @@ CODES: dict[str, tuple[int, str]] = {
     "username_taken": (409, "the username is taken"),
     # not found
     "not_found": (404, "no such resource"),
+    "page_not_found": (404, "the page number is past the last page"),
     "game_not_found": (404, "no game with this slug"),
     "match_not_found": (404, "no match with this id"),
     "challenge_not_found": (404, "no challenge with this id"),

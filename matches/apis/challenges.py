@@ -58,7 +58,9 @@ class ChallengeListQueryIn(PageQueryIn):
 
 
 class ChallengeListCreateApi(Api):
-    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+    throttle_scopes = {"POST": "challenge"}
+
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found")},
                    summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
     @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:
