@@ -32,7 +32,8 @@ class HasamiShogi(FamilyGame):
         "two of yours, or shut a group in against the edge, and they are removed; stepping in "
         "between two enemies is safe. Take five men, or stay three ahead after your opponent's "
         "reply, to win (the Japan Shogi Association rule). The tenbin variant adds diagonal "
-        "sandwiches, captures against the edge, and capture by stepping in between two enemies.")
+        "sandwiches, captures against the edge, and capture by stepping in between two enemies, "
+        "and is played until one side has a single man left.")
     options = {
         **SHARED_OPTIONS,
         "enclosure": OptionSpec("edge_groups", "which enclosures capture (§3.2b)",
@@ -47,7 +48,10 @@ class HasamiShogi(FamilyGame):
     }
     variants = {
         "standard": {},
-        "tenbin": {"directions": 8, "hashi_otoshi": True, "tenbin": True},
+        # §3.4: with the standard end rules this set-up is a forced win for Black by ply 3, so
+        # the named variant plays on to all but one man, with no lead rule.
+        "tenbin": {"directions": 8, "hashi_otoshi": True, "tenbin": True,
+                   "lead_rule": 0, "capture_goal": "all_but_one"},
     }
     files = ranks = 9
     start_black = tuple(f"{f}1" for f in FILES)
