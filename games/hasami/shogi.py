@@ -41,7 +41,7 @@ class HasamiShogi(FamilyGame):
         "capture_goal": OptionSpec(5, "captures that win at once (§3.3.1)",
                                    choices=("all_but_one",), min=1, max=8),
         "lead_rule": OptionSpec(3, "a lead that survives one reply wins (0: off)",
-                                choices=(0,), min=1, max=8),
+                                min=1, max=8, off=0),
         "directions": OptionSpec(4, "custodial and intervention lines", choices=(4, 8)),
         "hashi_otoshi": OptionSpec(False, "the edge closes a run (§3.4)"),
         "tenbin": OptionSpec(False, "intervention by the mover (§3.2c)"),

@@ -15,9 +15,11 @@ from .schema import errors
 class OptionOut(serializers.Serializer):
     default = serializers.JSONField(allow_null=True)
     doc = serializers.CharField()
-    choices = serializers.ListField(child=serializers.JSONField(), required=False)
-    min = serializers.IntegerField(required=False)
+    choices = serializers.ListField(child=serializers.JSONField(), required=False,
+                                    help_text="the values admitted (beside a range: its named values)")
+    min = serializers.IntegerField(required=False, help_text="an integer range, min..max")
     max = serializers.IntegerField(required=False)
+    off = serializers.IntegerField(required=False, help_text="the value outside the range that switches the rule off")
 
 
 class GameOut(serializers.Serializer):
@@ -27,7 +29,12 @@ class GameOut(serializers.Serializer):
     max_players = serializers.IntegerField()
     has_hidden_information = serializers.BooleanField()
     options = serializers.DictField(child=OptionOut(), help_text="option name → its default, doc and range")
+    options_schema = serializers.DictField(help_text=(
+        "JSON Schema (draft 2020-12) of the `options` object a challenge takes; the server enforces "
+        "it strictly (a wrong type is 400 invalid_options naming the option)"))
     variants = serializers.DictField(child=serializers.DictField(), help_text="variant name → the options it sets")
+    variant_aliases = serializers.DictField(child=serializers.CharField(),
+                                            help_text="other accepted names → the variant they stand for")
     summary = serializers.CharField()
     rules_page = serializers.CharField()
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')

@@ -277,7 +277,7 @@ def test_options_declared_as_in_the_rule_book():
         "lead_rule": 3, "directions": 4, "hashi_otoshi": False, "tenbin": False}
     assert GAME.normalize_options(None, "tenbin")["directions"] == 8
     assert GAME.variant_of(GAME.normalize_options(TENBIN)) == "tenbin"
-    assert GAME.normalize_options({"capture_goal": "8", "directions": "8"})["capture_goal"] == 8
+    assert GAME.normalize_options({"capture_goal": 8, "directions": 8})["capture_goal"] == 8
 
 
 @pytest.mark.parametrize("options", [

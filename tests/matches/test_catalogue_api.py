@@ -38,3 +38,16 @@ def test_schema_generates_without_warnings(tmp_path):
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     assert "/api/v1/matches/{id}/moves/" in out.read_text()
+
+
+def test_catalogue_carries_each_games_option_schema(anon):
+    import jsonschema
+
+    for entry in anon.get("/api/v1/games/").json():
+        schema = entry["options_schema"]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert set(schema["properties"]) == set(entry["options"])
+    rugby = anon.get("/api/v1/games/ring-rugby/").json()
+    assert set(rugby["variants"]) == {"standard", "basic"} and rugby["variant_aliases"] == {"advanced": "standard"}
+    repetition = anon.get("/api/v1/games/hasami-shogi/").json()["options"]["repetition"]
+    assert (repetition["min"], repetition["max"], repetition["off"]) == (2, 9, 0) and "choices" not in repetition
