@@ -41,7 +41,7 @@ class ResultOut(serializers.Serializer):
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField(help_text="the match's options (secret ones left out)")
     status = serializers.ChoiceField(choices=Match.Status.values)
     seats = SeatOut(many=True)

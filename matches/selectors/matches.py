@@ -46,7 +46,7 @@ def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dic
     rules = games.get_game(match.game)
     seats = list(match.seats.all()) if seats is None else seats
     return {
-        "id": match.pk, "game": match.game, "variant": match.variant or None,
+        "id": match.pk, "game": match.game, "variant": rules.variant_of(match.options),
         "options": rules.public_options(match.options), "status": match.status,
         "seats": seats_payload(seats), "ply": match.ply, "to_move": match.to_move,
         "rated": match.rated, "deadline": match.deadline, "result": match.result,
@@ -91,7 +91,7 @@ def match_export(match: Match) -> str:
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
-        "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
+        "Variant": rules.variant_of(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
     for s in match.seats.all():

@@ -117,3 +117,25 @@ def test_an_unknown_variant_is_refused_naming_it(as_alice):
     response = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "variant": "chess",
                                                      "opponents": ["ai:random"]}, format="json")
     assert response.status_code == 400 and response.json()["detail"] == {"variant": "chess"}
+
+
+def test_variants_are_named_one_way_everywhere(as_alice, as_bob):
+    """The closest named variant, "standard" for the defaults, in the challenge, the match, the
+    export and the events; an alias names its variant."""
+    plain = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json").json()
+    assert plain["variant"] == "standard"
+    assert Event.objects.get(user__username="bob", kind="challenge").payload["variant"] == "standard"
+    accepted = as_bob.post(f"/api/v1/challenges/{plain['id']}/accept/").json()
+    match_id = accepted["match"]
+    assert as_alice.get(f"/api/v1/matches/{match_id}/").json()["variant"] == "standard"
+    assert as_alice.get("/api/v1/matches/").json()["results"][0]["variant"] == "standard"
+    assert '[Variant "standard"]' in as_alice.get(f"/api/v1/matches/{match_id}/export/").content.decode()
+    assert Event.objects.get(user__username="alice", kind="match_started").payload["variant"] == "standard"
+    tweaked = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "variant": "tenbin",
+                                                    "options": {"capture_goal": 6}, "opponents": ["ai:random"]},
+                            format="json").json()
+    assert tweaked["variant"] == "tenbin"
+    rugby = as_alice.post("/api/v1/challenges/", {"game": "ring-rugby", "variant": "advanced",
+                                                  "opponents": ["ai:random"]}, format="json").json()
+    assert rugby["variant"] == "standard"
+    assert '[Variant "standard"]' in as_alice.get(f"/api/v1/matches/{rugby['match']}/export/").content.decode()
