@@ -18,6 +18,7 @@ from .errors import (
     GameError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidOptionsError,
     InvalidStateError, NotYourTurnError, UnknownGameError,
 )
+from .notation import GRAMMARS, Grammar
 from .options import OptionSpec, options_schema
 
 
@@ -314,6 +315,11 @@ class Game(ABC):
         """Each named variant's full option set."""
         return {name: self.normalize_options(None, name) for name in self.variants}
 
+    @property
+    def grammar(self) -> Grammar | None:
+        """How this game's moves are written (games/notation.py)."""
+        return GRAMMARS.get(self.slug)
+
     def describe(self) -> dict:
         """The catalogue entry (JSON-able)."""
         return {
@@ -324,6 +330,7 @@ class Game(ABC):
             "options_schema": options_schema(self.title, self.options),
             "variants": {name: dict(v) for name, v in self.variants.items()},
             "variant_aliases": dict(self.variant_aliases),
+            "notation": self.grammar.describe() if self.grammar else None,
             "summary": self.summary, "rules_page": self.rules_page,
         }
 

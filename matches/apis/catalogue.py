@@ -22,6 +22,23 @@ class OptionOut(serializers.Serializer):
     off = serializers.IntegerField(required=False, help_text="the value outside the range that switches the rule off")
 
 
+class MoveKindOut(serializers.Serializer):
+    kind = serializers.CharField()
+    doc = serializers.CharField()
+    ebnf = serializers.CharField(help_text="the kind's production (shared terms under `definitions`)")
+    regex = serializers.CharField(help_text="the canonical text of every such move matches this in full")
+    examples = serializers.ListField(child=serializers.CharField())
+    listed = serializers.BooleanField(help_text="legal_moves lists every legal move of this kind")
+
+
+class NotationOut(serializers.Serializer):
+    legal_moves_complete = serializers.BooleanField(
+        help_text="true: legal_moves lists every legal move; false: some kinds are only described here")
+    kinds = MoveKindOut(many=True)
+    definitions = serializers.DictField(child=serializers.CharField(), help_text="shared EBNF productions")
+    notes = serializers.CharField(help_text="what the parser accepts beyond the canonical form")
+
+
 class GameOut(serializers.Serializer):
     slug = serializers.SlugField()
     title = serializers.CharField()
@@ -35,8 +52,9 @@ class GameOut(serializers.Serializer):
     variants = serializers.DictField(child=serializers.DictField(), help_text="variant name → the options it sets")
     variant_aliases = serializers.DictField(child=serializers.CharField(),
                                             help_text="other accepted names → the variant they stand for")
+    notation = NotationOut(help_text="how moves are written: a grammar per move kind, with examples")
     summary = serializers.CharField()
-    rules_page = serializers.CharField()
+    rules_page = serializers.CharField(help_text="the rules document (GET games/{slug}/rules/)")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
 
 

@@ -5,6 +5,7 @@ import json
 from typing import Sequence
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
@@ -65,6 +66,9 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload["viewer_seat"] = seat
     payload["state"] = state.view(seat)
     payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
+    grammar = games.get_game(match.game).grammar
+    payload["legal_moves_complete"] = grammar.legal_moves_complete
+    payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
     return payload
 
