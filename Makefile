@@ -28,8 +28,8 @@ test: install
 bench: bench-perft bench-playouts bench-moves bench-engines
 
 bench-perft: install
-	$(PY) -m bench.perft hasami-shogi --depth 3
-	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3
+	$(PY) -m bench.perft hasami-shogi --depth 3 --expect 63,3717,254219
+	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3 --expect 63,3645,246287
 
 bench-playouts: install
 	$(PY) -m bench.playouts --seconds 2

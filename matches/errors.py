@@ -52,7 +52,8 @@ CODES: dict[str, tuple[int, str]] = {
     # the rules (games.GameError codes)
     games.GameError.code: (400, "the rules refuse the request"),
     games.UnknownGameError.code: (400, "no game with this slug"),
-    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed"),
+    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed (detail.option names "
+                                          "it; detail.variant an unknown variant)"),
     games.InvalidMoveError.code: (400, "the text is not a move of this game"),
     games.IllegalMoveError.code: (400, "the move is not legal in this position"),
     games.GameOverError.code: (409, "the game is over"),
@@ -130,7 +131,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, games.GameError):
         code = exc.code if exc.code in CODES else games.GameError.code
-        return Response(error_body(code, str(exc)), status=CODES[code][0])
+        return Response(error_body(code, str(exc), getattr(exc, "detail", None)), status=CODES[code][0])
     if isinstance(exc, DataError):
         return Response(error_body("invalid_input", CODES["invalid_input"][1]), status=400)
     if isinstance(exc, Http404):

@@ -41,7 +41,7 @@ class ResultOut(serializers.Serializer):
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField(help_text="the match's options (secret ones left out)")
     status = serializers.ChoiceField(choices=Match.Status.values)
     seats = SeatOut(many=True)
@@ -59,6 +59,10 @@ class MatchDetailOut(MatchSummaryOut):
     state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
     legal_moves = serializers.ListField(child=serializers.CharField(),
                                         help_text="the caller's legal moves, on their turn")
+    legal_moves_complete = serializers.BooleanField(help_text=(
+        "true: legal_moves lists every legal move; false (New Eleusis): it lists single plays and move "
+        "kinds, and longer plays are written by the grammar"))
+    grammar = serializers.CharField(help_text="where the move grammar is: the game's catalogue entry, member `notation`")
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
