@@ -34,6 +34,19 @@ def get_challenge(challenge_id: int) -> Challenge:
     return challenge
 
 
+def visible_challenge(challenge_id: int, user) -> Challenge:
+    """The challenge, for its creator and the players seated in it, or anyone while it seeks
+    someone for an open seat; for everyone else it does not exist."""
+    challenge = get_challenge(challenge_id)
+    seated = user is not None and user.is_authenticated and (
+        challenge.created_by_id == user.pk or any(s.user_id == user.pk for s in challenge.seats.all()))
+    seeking = challenge.status == Challenge.Status.OPEN and any(
+        s.user_id is None and not s.ai_level for s in challenge.seats.all())
+    if not (seated or seeking):
+        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
+    return challenge
+
+
 def challenges_for(user, *, open_only: bool = False) -> QuerySet[Challenge]:
     """Open seats anyone may take, or the caller's own challenges (sent and received)."""
     qs = _with_seats()

@@ -96,8 +96,10 @@ def match_export(match: Match) -> str:
     }
     for s in match.seats.all():
         tags[f"Seat{s.seat}"] = s.player_name
-    if not rules.has_hidden_information:
-        tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
+    if not rules.has_hidden_information and match.status != Match.Status.ACTIVE:
+        # Seeded randomness (an ai:random seat, a deal) is predictable from the seed: it is shown
+        # once the match is over, and never for hidden-information games.
+        tags["Seed"] = match.seed
     tags["Status"] = match.status
     if match.result:
         tags["Result"] = "-".join(f"{s:g}" for s in match.result["scores"])

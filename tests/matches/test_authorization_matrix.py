@@ -42,7 +42,7 @@ MATRIX = {
     ("game-detail", "GET"): ("game", None, _all(200)),
     ("challenge-list", "GET"): (None, None, _all(200)),
     ("challenge-list", "POST"): (None, {"game": "hasami-shogi", "opponents": ["ai:random"]}, _auth(201)),
-    ("challenge-detail", "GET"): ("challenge", None, _all(200)),
+    ("challenge-detail", "GET"): ("challenge", None, {**_all(404), "player": 200, "opponent": 200}),
     ("challenge-accept", "POST"): ("challenge", None, _seated(409, 200)),
     ("challenge-decline", "POST"): ("challenge", None, _seated(403, 200)),
     ("challenge-cancel", "POST"): ("challenge", None, _seated(200, 403)),
