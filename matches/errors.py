@@ -37,9 +37,11 @@ CODES: dict[str, tuple[int, str]] = {
     "forbidden": (403, "you may not do this"),
     "throttled": (429, "too many requests; detail.retry_after says when to try again"),
     # accounts
-    "invalid_username": (400, "the username is not allowed"),
+    "invalid_username": (400, "the username is not allowed (reserved, or contains ':')"),
     "weak_password": (400, "the password fails a password rule (detail lists them)"),
-    "username_taken": (409, "the username is taken"),
+    "username_taken": (409, "the username is taken (usernames are unique regardless of case)"),
+    "token_not_found": (404, "you have no token with this id"),
+    "no_token": (400, "the request did not use a token (use ?all=true to revoke every token)"),
     # not found
     "not_found": (404, "no such resource"),
     "page_not_found": (404, "the page number is past the last page"),

@@ -14,10 +14,10 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite
 
 
 def token_for(user) -> str:
-    """An API key for `user` (one per user here: made on first use, then the same)."""
-    from rest_framework.authtoken.models import Token
+    """A new API key for `user`."""
+    from matches.services.accounts import token_create
 
-    return Token.objects.get_or_create(user=user)[0].key
+    return token_create(user=user)[1]
 
 
 def _persona(django_user_model, name: str):

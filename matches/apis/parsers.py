@@ -1,13 +1,12 @@
 """The one body format: JSON, UTF-8, nested at most `MAX_JSON_DEPTH` deep.
 
-The depth is measured before parsing, without recursion (strings removed, then a running sum over
-the brackets), so `[` × 60000 is a 400 `json_too_deep` instead of a RecursionError. The body's
+The depth is checked before parsing, without recursion (strings removed, then innermost bracket
+pairs deleted pass by pass), so `[` × 60000 is a 400 `json_too_deep` instead of a RecursionError. The body's
 size is already bounded by the request limit (pearlsite/limits.py)."""
 from __future__ import annotations
 
 import json
 import re
-from itertools import accumulate
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
@@ -18,13 +17,22 @@ from matches.errors import ServiceError
 MAX_JSON_DEPTH = 32
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_AS_PARENS = str.maketrans("[{]}", "(())")
 
 
-def json_depth(text: str) -> int:
-    """How deeply `text` nests arrays and objects (brackets inside strings do not count)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+def nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether `text` nests arrays and objects more than `limit` deep (brackets inside strings do
+    not count). Each pass deletes the innermost pairs, all at once and in C, so `limit` passes
+    empty any body nested at most `limit` deep; an opener left over is deeper (or never closed)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False                  # the common case: too few openers to be deep
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_AS_PARENS)
+    for _ in range(limit):
+        shorter = brackets.replace("()", "")
+        if shorter == brackets:
+            break
+        brackets = shorter
+    return "(" in brackets
 
 
 def _refuse_constant(name: str):
@@ -40,10 +48,9 @@ class JSONParser(BaseParser):
             text = stream.read().decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ParseError(f"the body is not UTF-8: {exc}") from None
-        depth = json_depth(text)
-        if depth > MAX_JSON_DEPTH:
-            raise ServiceError("json_too_deep", f"the body nests {depth} levels deep; at most {MAX_JSON_DEPTH}",
-                               detail={"depth": depth, "limit": MAX_JSON_DEPTH})
+        if nests_deeper_than(text, MAX_JSON_DEPTH):
+            raise ServiceError("json_too_deep", f"the body nests arrays and objects more than {MAX_JSON_DEPTH} "
+                               "levels deep", detail={"limit": MAX_JSON_DEPTH})
         try:
             return json.loads(text, parse_constant=_refuse_constant)
         except ValueError as exc:

@@ -5,7 +5,7 @@ endpoint added without its row here fails `test_every_operation_has_a_row`.
 The world: alice (player, seat 0, to move) and bob (opponent, seat 1) in a live Hasami Shogi match
 with no moves yet; a finished match of theirs with an analysis alice asked for; alice's pending
 challenge to bob; a ladder with alice at #1 and bob at #2. carol (spectator) and dave (stranger)
-have accounts and no part in any of it; erin is staff and plays nowhere.
+have accounts and no part in any of it; erin is staff and plays nowhere. Each has one API token.
 """
 from __future__ import annotations
 
@@ -35,11 +35,14 @@ MATRIX = {
     ("account-create", "POST"): (None, lambda role: {"username": f"new-{role}", "password": "a-long-enough-secret-9"},
                                  _all(201)),
     ("auth-token", "POST"): (None, {"username": "alice", "password": "alice-secret-pw"}, _all(200)),
+    ("auth-token", "DELETE"): (None, None, _auth(204)),
+    ("auth-token-list", "GET"): (None, None, _auth(200)),
+    ("auth-token-detail", "DELETE"): ("token", None, {**_auth(404), "player": 204}),     # alice's token
     ("game-list", "GET"): (None, None, _all(200)),
     ("game-detail", "GET"): ("game", None, _all(200)),
     ("challenge-list", "GET"): (None, None, _all(200)),
     ("challenge-list", "POST"): (None, {"game": "hasami-shogi", "opponents": ["ai:random"]}, _auth(201)),
-    ("challenge-detail", "GET"): ("challenge", None, _all(200)),
+    ("challenge-detail", "GET"): ("challenge", None, {**_all(404), "player": 200, "opponent": 200}),
     ("challenge-accept", "POST"): ("challenge", None, _seated(409, 200)),
     ("challenge-decline", "POST"): ("challenge", None, _seated(403, 200)),
     ("challenge-cancel", "POST"): ("challenge", None, _seated(200, 403)),
@@ -106,10 +109,11 @@ def world(alice, bob, carol, dave, django_user_model):
     ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
     for user in (alice, bob):
         ladders.ladder_join(ladder_id=ladder.pk, user=user)
+    alice_token = alice.api_tokens.get()
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
-               "game": {"slug": "hasami-shogi"}, None: {}}
+               "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, None: {}}
     return users, targets
 
 

@@ -38,9 +38,10 @@ def _keep_the_test_connection():
 
 @pytest.fixture
 def live(client_for, alice, bob):
-    """A live match between alice and bob, a finished one with an analysis, an open challenge, a ladder."""
+    """A live match between alice and bob, a finished one with an analysis, an open challenge, a ladder,
+    and a second token of alice's (to revoke)."""
     from matches.models import Ladder
-    from matches.services import analysis, challenges, ladders, results
+    from matches.services import accounts, analysis, challenges, ladders, results
     from tests.services import factories
 
     match = factories.match(alice, bob)
@@ -50,17 +51,19 @@ def live(client_for, alice, bob):
     pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=[None])
     ladder = Ladder.objects.create(name="open ladder", game="hasami-shogi", options={})
     ladders.ladder_join(ladder_id=ladder.pk, user=alice)
+    spare_token, _ = accounts.token_create(user=alice)
     return {"token": client_for(alice).token, "ids": {
-        "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk},
+        "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
+        "tokens": spare_token.pk},
         "username": "bob", "slug": "hasami-shogi"}
 
 
 def _aim_at_live_objects(case, live) -> None:
     """Point path parameters at real rows, so the fuzzed bodies and queries reach the handlers."""
-    collection = case.operation.path.strip("/").split("/")[2]
+    parts = case.operation.path.strip("/").split("/")
     for name in case.path_parameters or {}:
         if name == "id":
-            case.path_parameters[name] = live["ids"][collection]
+            case.path_parameters[name] = live["ids"][parts[parts.index("{id}") - 1]]
         elif name == "username":
             case.path_parameters[name] = live["username"]
         elif name == "slug":

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
-from matches.apis.parsers import MAX_JSON_DEPTH, json_depth
+from matches.apis.parsers import MAX_JSON_DEPTH, nests_deeper_than
 
 pytestmark = pytest.mark.django_db
 CHALLENGE = {"game": "hasami-shogi", "opponents": ["ai:random"]}
@@ -95,10 +95,19 @@ def test_deep_json_is_a_400_not_a_recursion_error(as_alice, body, settings):
     assert response.json()["code"] == "json_too_deep"
 
 
-def test_depth_is_counted_outside_strings():
-    assert json_depth('{"move": "[[[[{{{{\\"[[["}') == 1
-    assert json_depth("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) == MAX_JSON_DEPTH
-    assert json_depth('"just a string"') == 0
+@pytest.mark.parametrize("text,limit,deeper", [
+    ('{"move": "[[[[{{{{\\"[[[", "x": [1]}', 1, True),
+    ('{"move": "[[[[{{{{\\"[[[", "x": [1]}', 2, False),
+    ('{"a": [{"b": [1]}]}', 3, True),
+    ("[" * 40 + "]" * 40, 39, True),
+    ("[" * 40 + "]" * 40, 40, False),
+    ("[" + "[]," * 50 + "[]]", 2, False),
+    ("[" + "[]," * 50 + "[]]", 1, True),
+    ("[" * 50, 32, True),
+    ("]" * 50, 32, False),
+])
+def test_depth_is_counted_outside_strings(text, limit, deeper):
+    assert nests_deeper_than(text, limit) is deeper
 
 
 def test_json_at_the_depth_limit_is_parsed(as_alice):

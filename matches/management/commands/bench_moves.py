@@ -15,11 +15,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import games
-from matches.services import challenges
+from matches.services import accounts, challenges
 from matches.models import Match
 
 PLAYERS = ("bench-black", "bench-white")
@@ -45,7 +44,7 @@ class Command(BaseCommand):
         clients = []
         for user in users:
             client = APIClient()
-            client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.token_create(user=user)[1]}")
             clients.append(client)
         rng = Random(0)
         timings: list[float] = []
