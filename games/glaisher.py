@@ -566,7 +566,7 @@ class GlaisherState(TwoSeatTurns, State):
         stacks = [[NAMES[i], self.owner(i), self.height(i)] for i in CELLS if self.cells[i]]
         return {
             "board": stacks,
-            "rows": self.render_text().split("\n"),
+            "rows": self.grid_rows(),
             "to_move": self.current_player,
             "ply": self.ply,
             "phase": "over" if self.outcome else ("setup" if self.in_setup else "play"),
@@ -589,7 +589,7 @@ class GlaisherState(TwoSeatTurns, State):
             "last_move": None if self.last_move is None else str(self.last_move),
         }
 
-    def render_text(self, seat: int | None = None) -> str:
+    def grid_rows(self) -> list[str]:
         """§2's format: one line a row from i (top) to a, 4 columns a cell, `R6`/`Y6`/`.`."""
         lines = []
         for r in range(-BOARD.radius, BOARD.radius + 1):
@@ -600,6 +600,21 @@ class GlaisherState(TwoSeatTurns, State):
                     token = "." if not value else ("R" if value > 0 else "Y") + str(abs(value))
                     tokens.append(f"{token:<3} ")
             lines.append((" " * (2 * abs(r)) + "".join(tokens)).rstrip())
+        return lines
+
+    def render_text(self, seat: int | None = None) -> str:
+        """§2's rows with coordinates: the row letter before each row, and each cell number at
+        the lower-right end of its line (1-5 under row a, 6-9 after rows a-d), as on an
+        Abalone board. A cell (q, r) starts at column 4q + 2r + 20, so a line of constant number
+        drifts two columns right per row down."""
+        radius, lines = BOARD.radius, []
+        for r, row in zip(range(-radius, radius + 1), self.grid_rows()):
+            line = " " * (2 * abs(r)) + "abcdefghi"[radius - r] + "   " + row.lstrip()
+            q = radius + 1 - r                  # the line whose last cell is just above this row
+            if 1 <= q <= radius:
+                line = line.ljust(4 * q + 2 * (r + 1) + 18) + str(q + radius + 1)
+            lines.append(line)
+        lines.append(" " * 14 + "   ".join(str(n) for n in range(1, radius + 2)))
         return "\n".join(lines)
 
     def render_svg(self, seat: int | None = None) -> str:

@@ -980,10 +980,12 @@ def build_view(state: EleusisState, seat: int | None) -> dict:
 
 
 def text_diagram(state: EleusisState, seat: int | None) -> str:
+    """The layout as text; each mainline card carries its position (`3:[AH]`, the `n` of the rule
+    language), which the sideline lines refer to."""
     v = build_view(state, seat)
     main = []
     for i, card in enumerate(v["mainline"]):
-        text = f"({card['card']})" if card["god_placed"] else f"[{card['card']}]"
+        text = f"{i + 1}:" + (f"({card['card']})" if card["god_placed"] else f"[{card['card']}]")
         if v["marker"] == {"line": "mainline", "index": i}:
             text = "^" + text
         main.append(text)
