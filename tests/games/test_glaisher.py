@@ -1,4 +1,4 @@
-"""Glaisher (rules/glaisher.md): every §6 case, perft counts, notation, options and storage."""
+"""Glaisher (docs/rules/glaisher.md): every §6 case, perft counts, notation, options and storage."""
 from __future__ import annotations
 
 import json
@@ -30,7 +30,7 @@ def splits(state: GlaisherState, seat: int | None = None) -> set[str]:
 
 
 def cell(name: str, state: GlaisherState) -> str:
-    """A cell as the rule book writes it: `R3`, `Y1` or `.`."""
+    """A cell as docs/rules/glaisher.md writes it: `R3`, `Y1` or `.`."""
     value = state.cells[CELL_BY_NAME[name]]
     return "." if not value else ("R" if value > 0 else "Y") + str(abs(value))
 
