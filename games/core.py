@@ -26,9 +26,9 @@ from .options import OptionSpec, options_schema
 # Outcomes
 # ---------------------------------------------------------------------------------------------
 class Termination(str, Enum):
-    """Why a game ended. One shared vocabulary; each rule book page names the members it uses."""
+    """Why a game ended. One shared vocabulary; each docs/rules/ page names the members it uses."""
 
-    # Hasami family (rules/hasami.md §3.3, §3.5)
+    # Hasami family (docs/rules/hasami.md §3.3, §3.5)
     CAPTURE_GOAL = "capture_goal"
     LEAD = "lead"
     NO_MOVES = "no_moves"
@@ -37,7 +37,7 @@ class Termination(str, Enum):
     FIVE_IN_ROW = "five_in_row"
     TOO_FEW_MEN = "too_few_men"
     ALL_CAPTURED = "all_captured"
-    # Glass Pearl Game (rules/pearl.md §11)
+    # Glass Pearl Game (docs/rules/pearl.md §11)
     HOME = "home"
     MUTUAL_BLOCK = "mutual_block"
     MAX_PLIES = "max_plies"
@@ -48,12 +48,12 @@ class Termination(str, Enum):
     LAST_SURVIVOR = "last_survivor"
     CAUGHT = "caught"
     ESCAPE = "escape"
-    # Glaisher (rules/glaisher.md §3.3)
+    # Glaisher (docs/rules/glaisher.md §3.3)
     CONNECTION = "connection"
     NO_SPLIT_MOVE = "no_split_move"
-    # Ring Rugby (rules/ring-rugby.md §4)
+    # Ring Rugby (docs/rules/ring-rugby.md §4)
     GOAL_CLOSED = "goal_closed"
-    # New Eleusis (rules/eleusis.md §4)
+    # New Eleusis (docs/rules/eleusis.md §4)
     WENT_OUT = "went_out"
     ALL_EXPELLED = "all_expelled"
     GUESSED = "guessed"
@@ -218,7 +218,7 @@ class TwoSeatTurns:
 
 class Game(ABC):
     """A game declared as data. Subclasses set the class attributes and implement `_new_state`
-    and `state_from_dict`; `options` and `variants` are exactly the rule book page's."""
+    and `state_from_dict`; `options` and `variants` are exactly those of its docs/rules/ page."""
 
     slug: ClassVar[str]
     title: ClassVar[str]

@@ -9,6 +9,7 @@ urlpatterns = [
     path("auth/tokens/<int:pk>/", accounts.TokenDetailApi.as_view(), name="auth-token-detail"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<slug:slug>/rules/", catalogue.GameRulesApi.as_view(), name="game-rules"),
     path("challenges/", challenges.ChallengeListCreateApi.as_view(), name="challenge-list"),
     path("challenges/<int:pk>/", challenges.ChallengeDetailApi.as_view(), name="challenge-detail"),
     path("challenges/<int:pk>/accept/", challenges.ChallengeAcceptApi.as_view(), name="challenge-accept"),

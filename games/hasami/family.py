@@ -1,4 +1,4 @@
-"""The shared core of the Hasami Shogi family (rules/hasami.md §2, §3, §3.5, §5).
+"""The shared core of the Hasami Shogi family (docs/rules/hasami.md §2, §3, §3.5, §5).
 
 One capture and movement core serves `hasami-shogi`, `dai-hasami-shogi`, `mak-yek` and
 `latrunculi`. A game declares its differences as data: board size, start squares, and a `Rules`
@@ -50,7 +50,7 @@ class Move:
 
     @property
     def squares(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """((file, rank), (file, rank)), 0-based, as in rules/hasami.md §2."""
+        """((file, rank), (file, rank)), 0-based, as in docs/rules/hasami.md §2."""
         return (file_of(self.src), rank_of(self.src)), (file_of(self.dst), rank_of(self.dst))
 
 

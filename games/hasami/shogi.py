@@ -1,4 +1,4 @@
-"""Hasami Shogi (はさみ将棋), rules/hasami.md §2–§3: the `standard` (JSA) game and `tenbin`.
+"""Hasami Shogi (はさみ将棋), docs/rules/hasami.md §2–§3: the `standard` (JSA) game and `tenbin`.
 
 Rook moves, custodial capture of a run of any length, enclosure against the edge (§3.2b), and the
 JSA end rule: a capture goal and a lead that must be answered at once (§3.3). The `tenbin` variant
@@ -21,11 +21,11 @@ FILES = "abcdefghi"
 
 @register
 class HasamiShogi(FamilyGame):
-    """rules/hasami.md §2–§4. `position(...)` (see FamilyGame) sets up test positions."""
+    """docs/rules/hasami.md §2–§4. `position(...)` (see FamilyGame) sets up test positions."""
 
     slug = "hasami-shogi"
     title = "Hasami Shogi"
-    rules_page = "rules/hasami.md"
+    rules_page = "docs/rules/hasami.md"
     summary = (
         "The Japanese game of sandwiches, played with shogi pawns on a 9x9 board. Each side starts "
         "with nine men on its home rank; a man moves like a rook. Trap a line of enemy men between "

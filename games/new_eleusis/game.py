@@ -1,10 +1,10 @@
 """New Eleusis, the game: deal, turns, judging, the Prophet, sudden death, scoring, rounds.
 
-Rule book: rules/eleusis.md (§2 set-up and visibility, §3 turns, §4 scoring, §5 options, §6
+Rules: docs/rules/eleusis.md (§2 set-up and visibility, §3 turns, §4 scoring, §5 options, §6
 notation). The rule language itself lives in `rulelang.py`; this module only asks a compiled
 rule for its verdict mask (`Rule.mask(prev, prev2, n)`), so judging a card is a bit test.
 
-Phases (rules/eleusis.md §3): `commit` (player God fixes the rule), `turn` (a scientist plays),
+Phases (docs/rules/eleusis.md §3): `commit` (player God fixes the rule), `turn` (a scientist plays),
 `call` (the Prophet calls a play, or a free-text God judges it), `review` (a free-text God reviews
 a Prophet's call), `over`. With an expression rule the server judges and reviews at once.
 """
@@ -24,7 +24,7 @@ from ..core import (
 from .cards import card_text, kinds_mask, parse_card
 from .rulelang import RuleError, check_expression, compile_rule, parse_guess
 
-HAND = 14                      # rules/eleusis.md §2 round set-up (1)
+HAND = 14                      # docs/rules/eleusis.md §2 round set-up (1)
 EXPRESS_HAND = 12              # §5 Express
 THRESHOLDS = {"seed": (30, 20), "classic": (40, 30)}      # §3.4 (T1, T2)
 CARD_CAP = 200                 # §5 Express safeguard [R]
@@ -35,7 +35,7 @@ PROPHET, PROPHET_IF_RIGHT = "prophet", "prophet if right"
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules, cached by text: compiling builds verdict tables once per process (rules/eleusis.md §8)
+# Rules, cached by text: compiling builds verdict tables once per process (docs/rules/eleusis.md §8)
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=512)
 def _compiled(text: str):
@@ -69,7 +69,7 @@ def _rule_option(value: Any) -> str | None:
 
 
 def commitment_hash(nonce: str, rule_move: str) -> str:
-    """sha256(nonce + "\\n" + rule_move), lowercase hex (rules/eleusis.md §3.7)."""
+    """sha256(nonce + "\\n" + rule_move), lowercase hex (docs/rules/eleusis.md §3.7)."""
     return hashlib.sha256((nonce + "\n" + rule_move).encode("utf-8")).hexdigest()
 
 
@@ -83,7 +83,7 @@ def _cards(kinds) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Moves (notation: rules/eleusis.md §6)
+# Moves (notation: docs/rules/eleusis.md §6)
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Play:
@@ -174,7 +174,7 @@ def _parse_card_move(text: str) -> int:
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class EleusisState(State):
-    """One moment of a New Eleusis match (rules/eleusis.md §8: everything, secrets included).
+    """One moment of a New Eleusis match (docs/rules/eleusis.md §8: everything, secrets included).
 
     Layout: `mainline` kinds with `main_by` (the seat that played each card, STARTER, or
     GOD_PLACED - seat for a card God placed from that seat's wrong No Play); `sidelines` and
@@ -526,7 +526,7 @@ class EleusisState(State):
 
     # -- views ----------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see (rules/eleusis.md §2.2); None = a spectator."""
+        """What `seat` may see (docs/rules/eleusis.md §2.2); None = a spectator."""
         return self.game.build_view(self, seat)
 
     def render_text(self, seat: int | None = None) -> str:
@@ -537,7 +537,7 @@ class EleusisState(State):
 
 
 # ---------------------------------------------------------------------------------------------
-# Settling plays (rules/eleusis.md §3.1-§3.5, §4)
+# Settling plays (docs/rules/eleusis.md §3.1-§3.5, §4)
 # ---------------------------------------------------------------------------------------------
 def _draw(state: EleusisState, f: dict, k: int) -> tuple[int, ...]:
     """Draw k cards: refill below k, take from the top (the end), refill at <= 4 (§2 [C][R])."""
@@ -706,7 +706,7 @@ def _after_settle(state, f, seat, notes) -> None:
 
 
 def round_scores(state, f: Mapping, out_seat: int) -> tuple[list[int], int]:
-    """Per-seat scores of a finished round and God's score (rules/eleusis.md §4)."""
+    """Per-seat scores of a finished round and God's score (docs/rules/eleusis.md §4)."""
     god, hands, scientists = f["god"], f["hands"], state.scientists
     high = EXPRESS_HAND if state.express else max(len(hands[s]) for s in scientists)
     scores = [0] * state.players
@@ -799,7 +799,7 @@ def _bank():
 
 @lru_cache(maxsize=1)
 def bank_rules() -> tuple:
-    """The bank's rules, listed as a player God's commit moves (rules/eleusis.md §8)."""
+    """The bank's rules, listed as a player God's commit moves (docs/rules/eleusis.md §8)."""
     return tuple(_compiled(entry.canonical if hasattr(entry, "canonical") else entry.rule.canonical)
                  for entry in _bank().BANK)
 
@@ -824,7 +824,7 @@ def _tuplify(value):
 
 
 # ---------------------------------------------------------------------------------------------
-# Notation (rules/eleusis.md §6)
+# Notation (docs/rules/eleusis.md §6)
 # ---------------------------------------------------------------------------------------------
 def parse_notation(text: str):
     """Notation → move. Syntax errors are InvalidMoveError; a rule or guess that fails
@@ -893,7 +893,7 @@ def _parse_stored(text: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# Views and pictures (rules/eleusis.md §2.2)
+# Views and pictures (docs/rules/eleusis.md §2.2)
 # ---------------------------------------------------------------------------------------------
 def _by_view(by: int) -> dict:
     if by == STARTER:
@@ -980,10 +980,12 @@ def build_view(state: EleusisState, seat: int | None) -> dict:
 
 
 def text_diagram(state: EleusisState, seat: int | None) -> str:
+    """The layout as text; each mainline card carries its position (`3:[AH]`, the `n` of the rule
+    language), which the sideline lines refer to."""
     v = build_view(state, seat)
     main = []
     for i, card in enumerate(v["mainline"]):
-        text = f"({card['card']})" if card["god_placed"] else f"[{card['card']}]"
+        text = f"{i + 1}:" + (f"({card['card']})" if card["god_placed"] else f"[{card['card']}]")
         if v["marker"] == {"line": "mainline", "index": i}:
             text = "^" + text
         main.append(text)
@@ -1045,7 +1047,7 @@ def svg_diagram(state: EleusisState, seat: int | None) -> str:
 # The game
 # ---------------------------------------------------------------------------------------------
 class NewEleusis(Game):
-    """New Eleusis (rules/eleusis.md): scientists induce God's secret rule from the cards."""
+    """New Eleusis (docs/rules/eleusis.md): scientists induce God's secret rule from the cards."""
 
     slug = "new-eleusis"
     title = "New Eleusis"
@@ -1074,7 +1076,7 @@ class NewEleusis(Game):
                "from their hands onto the mainline, learn from the verdicts, may declare "
                "themselves Prophet to judge in God's place, and race to empty their hands "
                "before sudden death. Eleusis Express adds guessing the rule outright.")
-    rules_page = "rules/eleusis.md"
+    rules_page = "docs/rules/eleusis.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> EleusisState:
         if options["god"] == "player" and options["rule"] is not None:
@@ -1141,7 +1143,7 @@ class NewEleusis(Game):
 
     def early_stop_totals(self, state: EleusisState) -> tuple[int, ...]:
         """Totals if the server stops a rounds=all match early: +10 to each seat that has not
-        yet been God (rules/eleusis.md §4 [C]); finished rounds only."""
+        yet been God (docs/rules/eleusis.md §4 [C]); finished rounds only."""
         if state.rounds != "all":
             return state.totals
         been = {rec[1] for rec in state.records} | ({state.god} if state.phase != "over" else set())

@@ -1,4 +1,4 @@
-"""Pearl Maze (`pearl-maze`): a one-person puzzle — rules/pearl.md §5.
+"""Pearl Maze (`pearl-maze`): a one-person puzzle — docs/rules/pearl.md §5.
 
 The black pearl pushes its way through a square of white pearls, one unit step of a slide-push
 (§2.4) per ply, always into an occupied point, contact counting every colour. The score is the
@@ -155,7 +155,7 @@ class MazeState(PearlState):
 
 @register
 class PearlMaze(PearlGame):
-    """rules/pearl.md §5."""
+    """docs/rules/pearl.md §5."""
 
     slug = "pearl-maze"
     title = "Pearl Maze"
@@ -202,7 +202,7 @@ class PearlMaze(PearlGame):
 
     def position(self, black: str, whites: Iterable[str], goal: str | None = None,
                  options: Mapping | None = None) -> MazeState:
-        """A hand-set puzzle (rules/pearl.md §9): the black pearl's and the white pearls' points."""
+        """A hand-set puzzle (docs/rules/pearl.md §9): the black pearl's and the white pearls' points."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])
         w = g.parse_mask(whites)

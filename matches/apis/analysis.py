@@ -21,10 +21,12 @@ class AnalysisIn(serializers.Serializer):
 
 class AnalysedPlyOut(serializers.Serializer):
     ply = serializers.IntegerField(help_text="the ply of the played move (1 = the first move)")
-    seat = serializers.IntegerField(help_text="the seat that moved")
+    seat = serializers.IntegerField(help_text="the seat that moved (the seat to move in the analysed position)")
     played = serializers.CharField()
     best = serializers.CharField(help_text="the engine's choice in the position before the move")
-    value = serializers.FloatField(help_text="expected result for the seat to move, -1 (loss) to 1 (win)")
+    value = serializers.FloatField(help_text=(
+        "the position before the move, from `seat`'s point of view: -1 (certain loss) .. 0 (even, or a "
+        "draw) .. 1 (certain win); three decimals, never -0.0 (docs/analysis.md)"))
     pv = serializers.ListField(child=serializers.CharField(), help_text="the engine's principal line")
     nodes = serializers.IntegerField()
 

@@ -1,8 +1,15 @@
-"""The game catalogue."""
+"""The game catalogue and each game's rules document."""
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from html import escape
+
+import markdown
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, renderers, serializers
+from rest_framework.exceptions import NotAcceptable
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -54,7 +61,8 @@ class GameOut(serializers.Serializer):
                                             help_text="other accepted names → the variant they stand for")
     notation = NotationOut(help_text="how moves are written: a grammar per move kind, with examples")
     summary = serializers.CharField()
-    rules_page = serializers.CharField(help_text="the rules document (GET games/{slug}/rules/)")
+    rules_page = serializers.CharField(help_text="the rules document's path in the repository")
+    rules_url = serializers.CharField(help_text="the rules document: GET it as Markdown, or as HTML with ?format=html")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
 
 
@@ -74,3 +82,67 @@ class GameDetailApi(Api):
                    summary="One game: seats, options, variants, rules summary")
     def get(self, request: Request, slug: str) -> Response:
         return Response(GameOut(catalogue.game_detail(slug)).data)
+
+
+class MarkdownRenderer(renderers.BaseRenderer):
+    media_type = "text/markdown"
+    format = "md"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data["markdown"]
+
+
+class RulesHtmlRenderer(renderers.BaseRenderer):
+    """The Markdown as a small standalone HTML page, for browsers."""
+
+    media_type = "text/html"
+    format = "html"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        body = markdown.markdown(data["markdown"], extensions=["tables", "fenced_code", "toc"])
+        return RULES_PAGE.format(title=escape(f"{data['title']}: rules"), body=body)
+
+
+RULES_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{max-width:52rem;margin:2rem auto;padding:0 1rem;font:16px/1.5 system-ui,sans-serif}}
+pre{{background:#f6f6f2;padding:.6rem;overflow-x:auto;line-height:1.25}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.2rem .5rem;vertical-align:top}}
+code{{background:#f6f6f2}}</style></head>
+<body>
+{body}
+</body></html>
+"""
+
+
+class GameRulesApi(Api):
+    """The rules document of a game: Markdown by default, HTML for browsers (`?format=html` or an
+    Accept header that prefers text/html). Errors answer in JSON, like everywhere else."""
+
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [MarkdownRenderer, RulesHtmlRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False):
+        try:
+            return super().perform_content_negotiation(request, force)
+        except Http404:
+            raise NotAcceptable(f"no rules format {request.query_params.get('format')!r}; use md or html") from None
+
+    def finalize_response(self, request: Request, response, *args, **kwargs):
+        if response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    @extend_schema(
+        summary="The game's rules (Markdown, or HTML for browsers)", operation_id="games_rules",
+        parameters=[OpenApiParameter("format", str, enum=["md", "html"], required=False,
+                                     description="md (the default) or html; an Accept header may choose too")],
+        responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
+                   (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
+                   **errors("game_not_found", "not_acceptable")})
+    def get(self, request: Request, slug: str) -> Response:
+        title, text = catalogue.rules_document(slug)
+        return Response({"title": title, "markdown": text})

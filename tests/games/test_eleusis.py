@@ -1,4 +1,4 @@
-"""New Eleusis, the game (rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
+"""New Eleusis, the game (docs/rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
 from __future__ import annotations
 
 import hashlib

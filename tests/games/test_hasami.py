@@ -1,4 +1,4 @@
-"""Hasami Shogi (rules/hasami.md): every §6 case 1–15, perft, notation and each option."""
+"""Hasami Shogi (docs/rules/hasami.md): every §6 case 1–15, perft, notation and each option."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Ring Rugby: every test case of rules/ring-rugby.md §7, plus each rule's parts separately, perft,
+"""Ring Rugby: every test case of docs/rules/ring-rugby.md §7, plus each rule's parts separately, perft,
 notation and the options of §5."""
 from __future__ import annotations
 
@@ -574,7 +574,7 @@ def test_no_legal_move_loses():
 # Options and variants (§5)
 # ---------------------------------------------------------------------------------------------
 def test_declaration():
-    assert GAME.title == "Ring Rugby" and GAME.rules_page == "rules/ring-rugby.md"
+    assert GAME.title == "Ring Rugby" and GAME.rules_page == "docs/rules/ring-rugby.md"
     assert list(GAME.variants) == ["standard", "basic"] and GAME.variant_aliases == {"advanced": "standard"}
     assert GAME.variant_of(GAME.normalize_options()) == "standard"
     assert GAME.normalize_options(None, "advanced") == GAME.normalize_options(None, "standard")

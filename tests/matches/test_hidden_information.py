@@ -1,5 +1,5 @@
 """New Eleusis through the API: no endpoint that returns state ever shows a player what they may
-not see (rules/eleusis.md §2.2): other hands, the stock, the seed, the nonce, the secret rule."""
+not see (docs/rules/eleusis.md §2.2): other hands, the stock, the seed, the nonce, the secret rule."""
 from __future__ import annotations
 
 import json
