@@ -104,58 +104,111 @@ class MazeSolution:
 class MazeSolver:
     """Longest-continuation search with a memo that may be kept between calls (positions proved
     once stay proved). `max_nodes` / `deadline` (perf_counter) bound one call; running out raises
-    SolverTimeout from `longest`, after which the memo still holds every finished position."""
+    SolverTimeout from `longest`, after which the memo still holds every finished position.
 
-    def __init__(self, size: int, push_off: bool = False) -> None:
+    Anytime use: `best_total` / `best_walk` hold the longest complete walk seen from the root so
+    far (the path to a finished position plus its proved continuation). `memo_limit` bounds the
+    memo (searches too big to finish): past it, finished positions are forgotten, which costs
+    re-search but never correctness.
+
+    `proven` (key → (best direction, steps left)) is a table an earlier proof wrote (see
+    cache.py): those positions are answered from it. With `heavy_from`, every position whose
+    proof took at least that many new positions is listed in `heavy` (what a cache keeps)."""
+
+    def __init__(self, size: int, push_off: bool = False, memo_limit: int | None = None,
+                 proven: dict[int, tuple[int, int]] | None = None,
+                 heavy_from: int | None = None) -> None:
         self.steps = StepGenerator(size, push_off)
-        self.memo: dict[int, int] = {}
+        self.proven = proven or {}
+        self.memo: dict[int, int] = {key: left for key, (_d, left) in self.proven.items()}
+        self.memo_limit = memo_limit
+        self.heavy_from = heavy_from
+        self.heavy: list[int] = []
         self.nodes = 0
         self.max_nodes: int | None = None
         self.deadline: float | None = None
+        self.path: list[int] = []
+        self.best_total = 0
+        self.best_walk: list[str] = []
 
     @classmethod
-    def for_state(cls, state: MazeState) -> "MazeSolver":
-        return cls(state.size, state.push_off)
+    def for_state(cls, state: MazeState, **kwargs) -> "MazeSolver":
+        return cls(state.size, state.push_off, **kwargs)
 
     def longest(self, occ: int, black: int) -> int:
         """The number of steps of the longest walk from the position (exact)."""
+        memo = self.memo
         key = (occ << KEY_SHIFT) | black
-        known = self.memo.get(key)
+        known = memo.get(key)
         if known is not None:
             if known == IN_PROGRESS:
                 raise CycleFound(key)
             return known
         self._tick()
-        self.memo[key] = IN_PROGRESS
-        best = 0
+        first = self.nodes
+        memo[key] = IN_PROGRESS
+        best, path = 0, self.path
         try:
-            for _d, after, nq in self._ordered(occ, black):
+            for d, after, nq in self.steps.children(occ, black):
+                path.append(d)
                 value = self.longest(after, nq) + 1
+                path.pop()
                 if value > best:
                     best = value
         except BaseException:
-            del self.memo[key]
+            memo.pop(key, None)
             raise
-        self.memo[key] = best
+        memo[key] = best
+        if len(path) + best > self.best_total:
+            self._record(occ, black, best)
+        if self.heavy_from is not None and self.nodes - first >= self.heavy_from:
+            self.heavy.append(key)
         return best
 
-    def _ordered(self, occ: int, black: int) -> list:
-        return self.steps.children(occ, black)
+    def _record(self, occ: int, black: int, best: int) -> None:
+        # With a bounded memo part of the continuation may be forgotten: keep what is certain.
+        walk = [LETTERS[d] for d in self.path] + self.line(occ, black)
+        if len(walk) > len(self.best_walk):
+            self.best_total, self.best_walk = len(walk), walk
 
     def _tick(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise SolverTimeout
         self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SolverTimeout
-        if self.deadline is not None and self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise SolverTimeout
+        if self.nodes & 255 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise SolverTimeout
+            if self.memo_limit is not None and len(self.memo) > self.memo_limit:
+                keep = {k: v for k, v in self.memo.items() if v == IN_PROGRESS or k in self.proven}
+                self.memo.clear()       # in place: the frames on the path hold this dict
+                self.memo.update(keep)
 
     def best_step(self, occ: int, black: int) -> tuple[int, int, int] | None:
         """The first step of a longest walk from a solved position: (direction, occ, black)."""
-        target = self.memo[(occ << KEY_SHIFT) | black]
-        for child in self.steps.children(occ, black):
+        key = (occ << KEY_SHIFT) | black
+        known = self.proven.get(key)
+        children = self.steps.children(occ, black)
+        if known is not None:
+            return next((c for c in children if c[0] == known[0]), None)
+        target = self.memo[key]
+        for child in children:
             if self.memo.get((child[1] << KEY_SHIFT) | child[2]) == target - 1:
                 return child
         return None
+
+    def table(self, occ: int, black: int, keys) -> dict[int, tuple[int, int]]:
+        """key → (best direction, steps left) for the solved positions `keys` and every position
+        of a longest walk from (occ, black): what a cache file keeps."""
+        table = {}
+        for key in keys:
+            o, b = split_key(key)
+            step = self.best_step(o, b)
+            if step is not None:
+                table[key] = (step[0], self.memo[key])
+        while (step := self.best_step(occ, black)) is not None:
+            table[(occ << KEY_SHIFT) | black] = (step[0], self.memo[(occ << KEY_SHIFT) | black])
+            _, occ, black = step
+        return table
 
     def line(self, occ: int, black: int) -> list[str]:
         """A longest walk from a solved position, as step letters."""
@@ -167,37 +220,45 @@ class MazeSolver:
             walk.append(LETTERS[child[0]])
             _, occ, black = child
 
-    def proven_table(self, occ: int, black: int, min_positions: int = 0) -> dict[int, tuple[int, int]]:
-        """key → (best direction, steps left) for every solved position reachable from this one
-        (with `min_positions`, only those with at least that many positions below them)."""
-        table, stack, seen = {}, [(occ, black)], set()
-        while stack:
-            o, b = stack.pop()
-            key = (o << KEY_SHIFT) | b
-            if key in seen:
-                continue
-            seen.add(key)
-            children = self.steps.children(o, b)
-            if not children:
-                continue
-            best = self.best_step(o, b)
-            table[key] = (best[0], self.memo[key])
-            stack.extend((c[1], c[2]) for c in children)
-        return table
-
 
 def solve(state: MazeState, *, seconds: float | None = None, max_nodes: int | None = None,
           solver: MazeSolver | None = None) -> MazeSolution:
     """Prove the longest walk from `state` (max mode), within the optional budget. Out of
-    budget, the answer is the longest walk among what was proved (`proven` False)."""
+    budget, the answer is the longest walk seen on the way (`proven` False)."""
     solver = solver or MazeSolver.for_state(state)
     started = time.perf_counter()
-    solver.nodes, solver.max_nodes = 0, max_nodes
+    solver.nodes, solver.max_nodes, solver.path = 0, max_nodes, []
+    solver.best_total, solver.best_walk = 0, []
     solver.deadline = None if seconds is None else started + seconds
     occ, black = state.whites | (1 << state.black), state.black
     try:
         length = solver.longest(occ, black)
     except SolverTimeout:
-        return MazeSolution(0, [], False, len(solver.memo), time.perf_counter() - started)
-    line = solver.line(occ, black)
-    return MazeSolution(length, line, True, len(solver.memo), time.perf_counter() - started)
+        walk = solver.best_walk
+        return MazeSolution(len(walk), walk, False, solver.nodes, time.perf_counter() - started)
+    return MazeSolution(length, solver.line(occ, black), True, solver.nodes,
+                        time.perf_counter() - started)
+
+
+def beam_walk(state: MazeState, width: int, *, seconds: float | None = None) -> list[str]:
+    """A long walk (no proof): breadth-first, keeping at each depth the `width` distinct
+    positions with the most legal steps. For searches too big to finish."""
+    steps = StepGenerator(state.size, state.push_off)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    layer = [(state.whites | (1 << state.black), state.black, None)]
+    while True:
+        following: dict[int, tuple] = {}
+        for occ, black, history in layer:
+            for d, after, nq in steps.children(occ, black):
+                following.setdefault((after << KEY_SHIFT) | nq, (after, nq, (history, d)))
+        if not following or (deadline is not None and time.perf_counter() > deadline):
+            break
+        layer = list(following.values())
+        if len(layer) > width:
+            layer.sort(key=lambda item: len(steps.children(item[0], item[1])), reverse=True)
+            del layer[width:]
+    walk, history = [], layer[0][2]
+    while history is not None:
+        history, d = history
+        walk.append(LETTERS[d])
+    return walk[::-1]
