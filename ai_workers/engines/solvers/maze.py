@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from games.pearl.board import DIRECTIONS, grid
 from games.pearl.maze import STEP_LETTERS, MazeState
+
+from . import cache
+
+GAME_SLUG = "pearl-maze"
 
 KEY_SHIFT = 9          # 19×20 lattice indices fit in 9 bits
 IN_PROGRESS = -1       # memo mark of a position on the current search path
@@ -262,3 +267,19 @@ def beam_walk(state: MazeState, width: int, *, seconds: float | None = None) -> 
         history, d = history
         walk.append(LETTERS[d])
     return walk[::-1]
+
+
+def cached_proofs(size: int, push_off: bool, directory=None) -> dict[int, tuple[int, int]]:
+    """key → (best direction, steps left) from every Maze solution file for this board."""
+    return _merged(cache.files(GAME_SLUG, directory), size, push_off)
+
+
+@lru_cache(maxsize=8)
+def _merged(files: tuple, size: int, push_off: bool) -> dict[int, tuple[int, int]]:
+    merged: dict[int, tuple[int, int]] = {}
+    for body in cache.load(files):
+        options = body["options"]
+        if int(options["size"]) == size and (options["push_off"] == "yes") == push_off:
+            merged.update({int(key, 16): (LETTERS.index(move), left)
+                           for key, (move, left) in body["table"].items()})
+    return merged

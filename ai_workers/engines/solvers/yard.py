@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from games.pearl.board import DIR_LETTERS, DIRECTIONS, N as NORTH, grid
+from games.pearl.board import DIR_LETTERS, DIRECTIONS, grid
 from games.pearl.yard import NO_BAN, POLICE, THIEF, YardState, try_push
+
+from . import cache
+
+GAME_SLUG = "pearl-yard"
 
 DRAW = 2
 NEVER = 1 << 30                      # "refuted at every depth" (the defender wins or draws)
@@ -246,6 +251,33 @@ class YardSolver:
         return len(seen)
 
 
+    def proof_table(self, node: tuple, attacker: int, depth: int) -> dict[tuple, tuple[str, int]]:
+        """node → (best move, plies to the end) over the proof tree: the attacker's quickest
+        win, the defender's longest defence (what a cache file keeps)."""
+        table: dict[tuple, tuple[str, int]] = {}
+        stack = [(node, depth)]
+        while stack:
+            node, depth = stack.pop()
+            if node in table:
+                continue
+            plies = self.distance(node, attacker, depth)
+            if node[3] == attacker:
+                move, child = self.winning_move(node, attacker, plies)
+                table[node] = (move, plies)
+                if not self._finished(child):
+                    stack.append((child, plies - 1))
+                continue
+            children = self.children(node)
+            going = [(m, c) for m, c, r in children if r is None]
+            if not going:
+                table[node] = (children[0][0], 1)
+                continue
+            lasting = [(self.distance(c, attacker, plies - 1), m, c) for m, c in going]
+            table[node] = (max(lasting, key=lambda x: x[0])[1], plies)
+            stack.extend((c, d) for d, _m, c in lasting)
+        return table
+
+
 def solve(state: YardState, *, max_depth: int = 30, seconds: float | None = None,
           solver: YardSolver | None = None) -> YardSolution:
     """Deepen one ply at a time, asking at each depth whether Police, then Thief, forces a win
@@ -275,9 +307,24 @@ def _table_size(solver: YardSolver) -> int:
     return sum(map(len, solver.win_at + solver.fail_at))
 
 
-def position_key(state: YardState) -> str:
-    """A readable exact key (no symmetry) for cache files: whites in hex, pieces, turn, ban."""
-    return f"{state.whites:x}:{state.police}:{state.thief}:{state.turn}:{state.ban}"
 
 
-assert NORTH == 0  # MIRROR_DIR is indexed N, E, S, W
+def node_key(node: tuple) -> str:
+    """A node's exact key (no symmetry) in cache files: whites in hex, pieces, turn, ban."""
+    whites, police, thief, turn, ban = node
+    return f"{whites:x}:{police}:{thief}:{turn}:{ban}"
+
+
+def cached_proofs(size: int, directory=None) -> dict[str, tuple[str, int, int]]:
+    """node key → (best move, plies to the end, winner) from every Yard solution file."""
+    return _merged(cache.files(GAME_SLUG, directory), size)
+
+
+@lru_cache(maxsize=8)
+def _merged(files: tuple, size: int) -> dict[str, tuple[str, int, int]]:
+    merged: dict[str, tuple[str, int, int]] = {}
+    for body in cache.load(files):
+        if int(body["options"]["size"]) == size:
+            winner = body["result"]["winner"]
+            merged.update({key: (move, plies, winner) for key, (move, plies) in body["table"].items()})
+    return merged
