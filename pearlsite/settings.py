@@ -108,7 +108,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web + worker) share the file: wait for locks instead of failing.
     # IMMEDIATE: every transaction takes the write lock up front, so concurrent writers queue
     # instead of failing on a stale read snapshot (SQLite has no row locks).
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # WAL: readers (the web answering) never wait for the worker writing a reply, and commits
+    # need no fsync of their own (a crash may lose the last commits, never corrupt the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20, "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"})
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite cannot defer the ladder's unique-rank constraint; PostgreSQL enforces it (deferred).
