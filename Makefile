@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft clean
+.PHONY: install run test bench bench-moves bench-engines bench-perft bench-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ bench-moves: install
 
 bench-engines: install
 	$(PY) -m bench.engines
+
+bench-latency: install
+	$(PY) -m bench.engine_latency
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -35,6 +35,8 @@ def test_postgres_and_redis_from_the_environment(tmp_path):
     ({"PEARLSITE_AI_TIME_SCALE": "fast"}, "PEARLSITE_AI_TIME_SCALE must be a number"),
     ({"PEARLSITE_REQUIRE_SECRET": "1"}, "DJANGO_SECRET_KEY must be set"),
     ({"DATABASE_URL": "not a url"}, "DATABASE_URL"),
+    ({"PEARLSITE_ENGINE_INFLIGHT_PER_USER": "0"}, "PEARLSITE_ENGINE_INFLIGHT_PER_USER must be at least 1"),
+    ({"PEARLSITE_MAX_OPEN_CHALLENGES": "many"}, "PEARLSITE_MAX_OPEN_CHALLENGES must be a whole number"),
 ])
 def test_junk_values_are_rejected(tmp_path, env, message):
     result = _load_settings(tmp_path, **env)
