@@ -25,7 +25,8 @@ def engine_reply(self, job: dict) -> str | None:
     """The engine's move for the job's position, written back if the match has not moved on."""
     engine_job = EngineJob.from_dict(job)
     job_id = engine_job.job_id
-    if job_id is not None and not jobs.job_started(job_id=job_id, retry=self.request.retries > 0):
+    if job_id is not None and not jobs.job_started(job_id=job_id, match_id=engine_job.match_id,
+                                                   retry=self.request.retries > 0):
         log.info("engine job %s: taken or closed already; message dropped", job_id)
         return None
     try:
@@ -47,7 +48,8 @@ def engine_analysis(self, job: dict) -> int:
     """Per-ply results of an analysis job, handed to the analysis service."""
     engine_job = EngineJob.from_dict(job)
     job_id = engine_job.job_id
-    if job_id is None or not jobs.job_started(job_id=job_id, retry=self.request.retries > 0):
+    if job_id is None or not jobs.job_started(job_id=job_id, match_id=engine_job.match_id,
+                                              retry=self.request.retries > 0):
         log.info("engine job %s: taken or closed already; message dropped", job_id)
         return 0
     try:

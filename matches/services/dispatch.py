@@ -59,7 +59,7 @@ def schedule_reply(match: Match, seats: Sequence[MatchSeat], cause=None) -> Engi
         kind=Kind.REPLY, lane=Lane.REPLY, match=match, ply=match.ply, level=level,
         user=cause if getattr(cause, "pk", None) else None,
         budget_seconds=engine_jobs.reply_budget(match.game, level))
-    transaction.on_commit(lambda: release([Lane.REPLY]))
+    _release_after_commit([Lane.REPLY])
     return job
 
 
@@ -69,8 +69,14 @@ def schedule_analyses(analyses: Sequence[Analysis], lane: str = USER_ANALYSIS_QU
                   level=a.level, user_id=a.requested_by_id, budget_seconds=engine_jobs.analysis_budget(a))
         for a in analyses])
     if jobs:
-        transaction.on_commit(lambda: release([lane]))
+        _release_after_commit([lane])
     return jobs
+
+
+def _release_after_commit(lanes: list[str]) -> None:
+    # Robust: whatever goes wrong while sending is logged and never fails the committed request;
+    # the job waits in the table for the sweep.
+    transaction.on_commit(lambda: release(lanes), robust=True)
 
 
 def cancel_replies(match: Match, reason: str) -> int:
@@ -168,11 +174,11 @@ def _unsend(job_ids: list[int], error: str) -> None:
 # --- the worker's side ------------------------------------------------------------------------
 
 @transaction.atomic
-def job_start(job_id: int, *, retry: bool = False) -> EngineJob | None:
+def job_start(job_id: int, match_id: int | None, *, retry: bool = False) -> EngineJob | None:
     """A worker takes the job: running, with a lease. None if it is not there to take (done,
     failed, or running under another worker's live lease): the message is a duplicate. `retry`:
     the same task again after a database hiccup (it keeps its running job, with a new lease)."""
-    job = EngineJob.objects.select_for_update().filter(pk=job_id).first()
+    job = EngineJob.objects.select_for_update().filter(pk=job_id, match_id=match_id).first()
     now = timezone.now()
     if job is None:
         return None

@@ -27,9 +27,10 @@ Status = EngineJob.Status
 
 
 @transaction.atomic
-def job_started(*, job_id: int, retry: bool = False) -> bool:
-    """A worker takes the job; False if it must not run it (a duplicate, or nothing left to do)."""
-    job = dispatch.job_start(job_id, retry=retry)
+def job_started(*, job_id: int, match_id: int | None, retry: bool = False) -> bool:
+    """A worker takes the job (of this match); False if it must not run it (a duplicate, or
+    nothing left to do)."""
+    job = dispatch.job_start(job_id, match_id, retry=retry)
     if job is None:
         return False
     if job.kind == EngineJob.Kind.ANALYSIS and not analysis.analysis_started(analysis_id=job.analysis_id):

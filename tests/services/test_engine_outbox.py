@@ -44,6 +44,11 @@ def broker_down(monkeypatch):
     monkeypatch.setattr(Signature, "apply_async", refuse)
 
 
+def _take(job_id: int) -> bool:
+    """What a worker does first with a message of this job."""
+    return jobs.job_started(job_id=job_id, match_id=EngineJob.objects.get(pk=job_id).match_id)
+
+
 def _engine_match(user, level="random") -> int:
     return challenge(user, [f"ai:{level}"]).match_id
 
@@ -104,8 +109,9 @@ def test_a_job_lost_with_its_worker_is_sent_again_once_its_lease_runs_out(users,
     _move(django_capture_on_commit_callbacks, ann, match_id)
     job = EngineJob.objects.get(match_id=match_id)
     first = broker.pop(job.pk)
-    assert jobs.job_started(job_id=job.pk)                              # a worker takes it, then dies
-    assert not jobs.job_started(job_id=job.pk)                          # a duplicate message is dropped
+    assert _take(job.pk)                              # a worker takes it, then dies
+    assert not _take(job.pk)                          # a duplicate message is dropped
+    assert not jobs.job_started(job_id=job.pk, match_id=job.match_id + 1)   # nor one of another match
     job.refresh_from_db()
     assert jobs.sweep() == {"requeued": 0, "given_up": 0, "sent": 0}    # the lease still runs
     with time_machine.travel(job.lease_until + timedelta(seconds=1)):
@@ -151,7 +157,7 @@ def test_a_reply_that_fails_for_good_becomes_a_random_legal_move(users, broker, 
     _move(django_capture_on_commit_callbacks, ann, match_id)
     job = EngineJob.objects.get(match_id=match_id)
     for attempt in range(2):                                   # started twice, lost twice
-        assert jobs.job_started(job_id=job.pk)
+        assert _take(job.pk)
         job.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True), \
                 time_machine.travel(job.lease_until + timedelta(seconds=1)):
@@ -161,7 +167,7 @@ def test_a_reply_that_fails_for_good_becomes_a_random_legal_move(users, broker, 
     match = Match.objects.get(pk=match_id)
     assert job.status == Status.FAILED and "random legal move" in job.last_error
     assert match.ply == 2 and match.moves.get(ply=2).seat == 1        # nobody waits forever
-    assert not jobs.job_started(job_id=job.pk)
+    assert not _take(job.pk)
 
 
 def test_an_engine_error_is_retried_then_given_up(users, broker, settings):
@@ -171,11 +177,11 @@ def test_an_engine_error_is_retried_then_given_up(users, broker, settings):
     play.move_submit(match_id=match_id, user=ann, move="e1-e5", ply=0)
     dispatch.release()
     job = EngineJob.objects.get(match_id=match_id)
-    assert jobs.job_started(job_id=job.pk)
+    assert _take(job.pk)
     jobs.job_error(job_id=job.pk, error="RuntimeError('boom')")
     job.refresh_from_db()
     assert job.status == Status.SENT and job.attempts == 1 and job.last_error == "RuntimeError('boom')"
-    assert jobs.job_started(job_id=job.pk)
+    assert _take(job.pk)
     jobs.job_error(job_id=job.pk, error="RuntimeError('boom')")
     job.refresh_from_db()
     assert job.status == Status.FAILED and Match.objects.get(pk=match_id).ply == 2
@@ -213,7 +219,7 @@ def test_one_users_many_games_do_not_delay_another_users_reply(users, broker, se
     dispatch.release()
     ben_job = EngineJob.objects.get(user=ben)
     assert list(broker)[-1] == ben_job.pk                              # at once, ahead of ann's four
-    assert jobs.job_started(job_id=ann_jobs[0].pk)
+    assert _take(ann_jobs[0].pk)
     jobs.reply_done(job_id=ann_jobs[0].pk, match_id=mine[0], ply=1, notation="a9-a8")
     assert list(broker)[-1] == ann_jobs[2].pk                          # a slot freed: ann's next, in order
     assert EngineJob.objects.filter(user=ann, status=Status.QUEUED).count() == 3
@@ -228,7 +234,7 @@ def test_the_fewest_in_flight_go_first(users, broker, settings):
     dispatch.release()
     assert [EngineJob.objects.get(pk=pk).user for pk in broker] == [ann, ben, cid]
     first = next(iter(broker))
-    jobs.job_started(job_id=first)
+    _take(first)
     jobs.job_error(job_id=first, error="lost")                         # ann's slot frees and refills
     assert EngineJob.objects.filter(user=ann, status=Status.SENT).count() == 1
 
@@ -246,7 +252,7 @@ def test_server_analyses_wait_while_peoples_analyses_do(users, broker, settings)
     sent = [EngineJob.objects.get(pk=pk) for pk in broker]
     assert [(j.lane, j.analysis_id) for j in sent] == [("analysis-user", requested[0].pk)]
     assert EngineJob.objects.filter(analysis_id__in=system, status=Status.QUEUED).count() == 3
-    jobs.job_started(job_id=sent[0].pk)
+    _take(sent[0].pk)
     jobs.analysis_done(job_id=sent[0].pk, results=[])          # ann's next, then one of the server's
     assert [EngineJob.objects.get(pk=pk).analysis_id for pk in broker][1:] == [requested[1].pk, system[0]]
 
