@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http clean
+.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http bench-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,8 @@ bench-engines: install
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
 bench-http: install
 	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),--clients 1,8 --seconds 2 --json var/bench/http-smoke.json,)
+bench-latency: install
+	$(PY) -m bench.engine_latency
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

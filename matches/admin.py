@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Analysis, Challenge, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
+from .models import Analysis, Challenge, EngineJob, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
 
 
 class MatchSeatInline(admin.TabularInline):
@@ -25,6 +25,14 @@ class ChallengeAdmin(admin.ModelAdmin):
 @admin.register(Ladder)
 class LadderAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "variant", "challenge_reach")
+
+
+@admin.register(EngineJob)
+class EngineJobAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "lane", "status", "match", "ply", "level", "user", "attempts",
+                    "lease_until", "created_at")
+    list_filter = ("status", "lane", "kind")
+    readonly_fields = [f.name for f in EngineJob._meta.fields]
 
 
 admin.site.register([Move, Rating, LadderEntry, Analysis, Event])

@@ -71,6 +71,8 @@ CODES: dict[str, tuple[int, str]] = {
     "already_accepted": (409, "you have accepted this challenge already"),
     "not_invited": (403, "the challenge has no seat for you"),
     "not_challenger": (403, "only the challenger may do this"),
+    "too_many_challenges": (429, "you have as many open challenges as allowed (detail.limit); cancel one first"),
+    "too_many_engine_matches": (429, "you have as many matches against engines going as allowed (detail.limit)"),
     # play
     "not_seated": (403, "you do not play in this match"),
     "match_finished": (409, "the match is over"),
@@ -85,6 +87,7 @@ CODES: dict[str, tuple[int, str]] = {
     "match_in_progress": (409, "analysis is only for finished matches"),
     "hidden_information": (422, "only a player may ask for analysis of a hidden-information game"),
     "not_yours": (403, "this analysis shows one player's own cards; only they may read it"),
+    "too_many_analyses": (429, "you have as many analyses waiting or running as allowed (detail.limit)"),
     # ladders
     "staff_only": (403, "only staff may do this"),
     "not_two_player": (400, "ladders are for two-player games"),

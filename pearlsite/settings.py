@@ -28,6 +28,16 @@ def _positive_float(name: str, default: float) -> float:
     return value
 
 
+def _count(name: str, default: int, minimum: int = 1) -> int:
+    try:
+        value = env.int(name, default=default)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
 def _bool(name: str, default: bool) -> bool:
     raw = env.str(name, default=str(default)).strip().lower()
     if raw in {"1", "true", "yes", "on"}:
@@ -130,7 +140,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web + worker) share the file: wait for locks instead of failing.
     # IMMEDIATE: every transaction takes the write lock up front, so concurrent writers queue
     # instead of failing on a stale read snapshot (SQLite has no row locks).
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # WAL: readers (the web answering) never wait for the worker writing a reply, and commits
+    # need no fsync of their own (a crash may lose the last commits, never corrupt the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20, "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"})
 # A connection kept per worker thread: opening one costs about as much as the whole move
 # transaction. Health checks drop a connection the server closed, so a restart costs nothing.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=300)
@@ -226,6 +240,23 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------
+# Jobs a user may have at the broker or running, per lane; the rest wait in the table in order.
+ENGINE_INFLIGHT_PER_USER = _count("PEARLSITE_ENGINE_INFLIGHT_PER_USER", 2)
+# A worker's lease on a job: 2 x the job's thinking time + this many seconds.
+ENGINE_LEASE_GRACE = _positive_float("PEARLSITE_ENGINE_LEASE_GRACE", 30.0)
+# Starts before a job is given up (a reply then falls back to a random legal move).
+ENGINE_MAX_ATTEMPTS = _count("PEARLSITE_ENGINE_MAX_ATTEMPTS", 3)
+# How often beat runs the sweep (re-sends unsent jobs, takes back expired leases).
+ENGINE_SWEEP_SECONDS = _positive_float("PEARLSITE_ENGINE_SWEEP_SECONDS", 30.0)
+# After a failed send, a web process leaves sending to the sweep for this long (requests stay fast).
+ENGINE_SEND_PAUSE = _positive_float("PEARLSITE_ENGINE_SEND_PAUSE", 5.0)
+# Quotas per user (0: no limit).
+MAX_ACTIVE_ENGINE_MATCHES = _count("PEARLSITE_MAX_ACTIVE_ENGINE_MATCHES", 20, minimum=0)
+MAX_PENDING_ANALYSES = _count("PEARLSITE_MAX_PENDING_ANALYSES", 5, minimum=0)
+MAX_OPEN_CHALLENGES = _count("PEARLSITE_MAX_OPEN_CHALLENGES", 20, minimum=0)
+
+# --- Redis and the cache --------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 # Throttle counters (and nothing else) live in the cache: Redis shares them between processes.
 if REDIS_URL:
@@ -247,9 +278,22 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # The folder is polled: every poll is one directory listing, so poll often.
+        "polling_interval": _positive_float("PEARLSITE_BROKER_POLL_SECONDS", 0.05),
     }
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than any lease: the sweep takes a lost job back first; the broker's own
+        # redelivery is the backstop (a duplicate finds the job taken and is dropped).
+        "visibility_timeout": _count("PEARLSITE_BROKER_VISIBILITY_TIMEOUT", 300),
+        # A worker on several queues takes them in the order given (analysis-user first).
+        "queue_order_strategy": "priority",
+        "socket_connect_timeout": 2,
+    }
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# A send that fails fails fast: the job stays queued in the table and the sweep sends it later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.1, "interval_step": 0.2,
+                                    "interval_max": 0.2}
 CELERY_TASK_ALWAYS_EAGER = _bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
@@ -260,10 +304,14 @@ CELERY_TASK_ROUTES = {
     "ai_workers.tasks.engine_reply": {"queue": "ai-move"},
     "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
+    "matches.tasks.sweep_engine_jobs": {"queue": "ai-move"},
 }
-CELERY_WORKER_QUEUES = env.list("CELERY_QUEUES", default=["ai-move", "analysis-user", "analysis-system"])
+# What `manage.py serve` runs: a reply worker and an analysis worker (separate processes).
+REPLY_WORKER_QUEUES = ["ai-move"]
+ANALYSIS_WORKER_QUEUES = ["analysis-user", "analysis-system"]
 CELERY_BEAT_SCHEDULE = {
     "claim-timeouts": {"task": "matches.tasks.claim_timeouts", "schedule": 60.0},
+    "sweep-engine-jobs": {"task": "matches.tasks.sweep_engine_jobs", "schedule": ENGINE_SWEEP_SECONDS},
 }
 
 # --- Pearlsite ------------------------------------------------------------------------------

@@ -114,10 +114,13 @@ def run_analysis(job: EngineJob) -> list[dict]:
         after = state.play(played)
         if job.seat is None or state.current_player == job.seat:
             found = engine.search(state, limit=Limit(seconds=job.seconds), rng=_rng(job, ply))
+            # With hidden information a line past the seat's own move would be a guess at cards
+            # the record never shows: the line is that move alone.
+            line = found.pv[:PV_LENGTH] if job.seat is None else found.pv[:1]
             rows.append({"ply": ply, "seat": state.current_player,
                          "played": public_notation(rules, played, after),
                          "best": str(found.move), "value": _clean(found.value),
-                         "pv": [str(m) for m in found.pv[:PV_LENGTH]], "nodes": found.nodes})
+                         "pv": [str(m) for m in line], "nodes": found.nodes})
         state = after
     return rows
 

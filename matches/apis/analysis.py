@@ -49,12 +49,16 @@ class MatchAnalysisApi(Api):
     throttle_scopes = {"POST": "analysis"}
 
     @extend_schema(request=AnalysisIn, summary="Ask an engine to analyse a finished match",
-                   responses={202: AnalysisOut, **errors("match_not_found", "unknown_level", "match_in_progress",
-                                                         "hidden_information", body=True, auth=True)})
+                   description="202 with a new analysis; 200 with the existing one when this match was "
+                               "already analysed (or is being analysed) at this level.",
+                   responses={202: AnalysisOut, 200: AnalysisOut,
+                              **errors("match_not_found", "unknown_level", "match_in_progress",
+                                       "hidden_information", "too_many_analyses", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(AnalysisIn, request)
-        job = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
-        return Response(AnalysisOut(selectors.analysis_payload(job)).data, status=status.HTTP_202_ACCEPTED)
+        job, created = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
+        return Response(AnalysisOut(selectors.analysis_payload(job)).data,
+                        status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 
 
 class AnalysisDetailApi(Api):

@@ -51,7 +51,8 @@ class ChallengeOut(serializers.Serializer):
 
 
 CREATE_ERRORS = ("unknown_game", "invalid_options", "invalid_opponent", "unknown_player", "unknown_level",
-                 "invalid_seat", "rated_needs_people", "game_error")
+                 "invalid_seat", "rated_needs_people", "game_error", "too_many_challenges",
+                 "too_many_engine_matches")
 
 
 class ChallengeListQueryIn(PageQueryIn):
@@ -102,6 +103,6 @@ def _challenge_action(service, summary: str, *codes: str):
 
 
 ChallengeAcceptApi = _challenge_action(challenges.challenge_accept, "Accept your seat, or take an open one",
-                                       "already_accepted", "not_invited")
+                                       "already_accepted", "not_invited", "too_many_engine_matches")
 ChallengeDeclineApi = _challenge_action(challenges.challenge_decline, "Decline a challenge", "not_invited")
 ChallengeCancelApi = _challenge_action(challenges.challenge_cancel, "Withdraw your challenge", "not_challenger")

@@ -99,7 +99,7 @@ class LadderChallengeApi(Api):
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
         201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",
-                                    "ladder_game_pending", body=True, auth=True)})
+                                    "ladder_game_pending", "too_many_challenges", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(LadderChallengeIn, request)
         challenge = ladders.ladder_challenge(ladder_id=pk, user=request.user, opponent=data["opponent"])

@@ -9,8 +9,10 @@ transaction. Import the module you need (`from matches.services import play`).
 - `analysis`   analysis requests and their results
 - `ladders`    ladder creation, joining, ladder challenges
 - `events`     the event rows every other service writes
-- `dispatch`   engine jobs sent to the workers after commit, by task name
+- `dispatch`   the engine-job outbox: rows written with the move or request, sent fairly after
+               commit by task name
+- `jobs`       engine jobs from the workers' side (take, finish, fail) and the sweep
 
 Lower modules never import higher ones: events, match_rows, ratings, standings, dispatch →
-results → play → offers, challenges → ladders; analysis beside them.
+results → play → offers, challenges → ladders; analysis beside them; jobs above play and analysis.
 """

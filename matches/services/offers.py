@@ -83,4 +83,5 @@ def _take_back(match: Match, seats: list[MatchSeat], initiator: MatchSeat) -> No
     set_deadline(match, seats)
     match.save()
     notify([s.user for s in seats], "takeback", {"match": match.pk, "ply": match.ply})
-    dispatch.schedule_reply(match, seats)
+    dispatch.cancel_replies(match, "moot: moves were taken back")
+    dispatch.schedule_reply(match, seats, cause=initiator.user)

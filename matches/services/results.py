@@ -11,7 +11,7 @@ import games
 from matches.errors import ServiceError
 from matches.models import Match, MatchSeat
 
-from . import ratings, standings
+from . import dispatch, ratings, standings
 from .events import notify
 from .match_rows import locked_match, require_active, seat_of
 
@@ -24,6 +24,7 @@ def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
     match.to_move = None
     match.deadline = None
     match.finished_at = timezone.now()
+    dispatch.cancel_replies(match, f"moot: the match is {status}")
     if match.rated and status == Match.Status.FINISHED:
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
