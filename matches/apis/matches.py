@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -38,6 +39,20 @@ class ResultOut(serializers.Serializer):
     termination = serializers.ChoiceField(choices=[t.value for t in games.Termination])
 
 
+class ClockOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    remaining = serializers.IntegerField(allow_null=True, help_text=(
+        "seconds left on this seat's clock when the response was made (null for an engine seat)"))
+    running = serializers.BooleanField(help_text="the clock is counting down (this seat is to move)")
+
+
+class LastMoveOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.CharField(help_text="notation (a secret part shown in its public form)")
+    created_at = serializers.DateTimeField()
+
+
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
@@ -45,17 +60,21 @@ class MatchSummaryOut(serializers.Serializer):
     options = serializers.DictField(help_text="the match's options (secret ones left out)")
     status = serializers.ChoiceField(choices=Match.Status.values)
     seats = SeatOut(many=True)
+    viewer_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if they play")
     ply = serializers.IntegerField(help_text="moves played so far")
     to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move; null once over")
     rated = serializers.BooleanField()
-    deadline = serializers.DateTimeField(allow_null=True, help_text="when the seat to move loses on time")
+    deadline = serializers.DateTimeField(allow_null=True, help_text=(
+        "when the seat to move loses on time; null without a clock, on an engine's turn or while its "
+        "player is on vacation"))
+    clocks = ClockOut(many=True, allow_null=True, help_text="per seat; null for a match without a clock")
+    last_move = LastMoveOut(allow_null=True, help_text="the latest move; null before the first")
     result = ResultOut(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
 
 class MatchDetailOut(MatchSummaryOut):
-    viewer_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if they play")
     state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
     legal_moves = serializers.ListField(child=serializers.CharField(),
                                         help_text="the caller's legal moves, on their turn")
@@ -89,18 +108,28 @@ class MatchListQueryIn(PageQueryIn):
     status = serializers.ChoiceField(choices=Match.Status.values, required=False)
     player = serializers.CharField(required=False, max_length=150, help_text='a username or "ai:<level>"')
     game = serializers.CharField(required=False, max_length=50, help_text="a game slug")
+    my_turn = serializers.BooleanField(required=False, default=False, help_text=(
+        "true: your inbox, the active matches where you are to move, soonest deadline first (sign in)"))
+    active = serializers.BooleanField(required=False, default=False, help_text=(
+        "true: every active match you play in, soonest deadline first (sign in)"))
 
 
 class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
-                   summary="Matches, newest first, filterable", operation_id="matches_list")
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter", auth=True)},
+                   summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
+                   operation_id="matches_list")
     @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query
-        qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"))
-        return paginated(request, self, qs, selectors.match_summary, MatchSummaryOut)
+        inbox = query["my_turn"] or query["active"]
+        if inbox and not request.user.is_authenticated:
+            raise NotAuthenticated("my_turn and active list your own matches: sign in")
+        qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"),
+                                     viewer=request.user if inbox else None,
+                                     my_turn=query["my_turn"], active=query["active"])
+        return paginated(request, self, qs, lambda m: selectors.match_summary(m, request.user), MatchSummaryOut)
 
 
 class MatchDetailQueryIn(serializers.Serializer):

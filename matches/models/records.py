@@ -30,6 +30,9 @@ class Match(models.Model):
     rated = models.BooleanField(default=False)
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The latest move as lists show it, {ply, seat, move (public form), created_at}: kept here so
+    # an inbox never reads the record or the position.
+    last_move = models.JSONField(null=True, blank=True)
     ladder = models.ForeignKey("Ladder", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="matches")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,8 +6,10 @@ from typing import Sequence
 
 from django.utils import timezone
 
+import games
 from matches.errors import ServiceError
-from matches.models import ChallengeSeat, Match, MatchSeat
+from matches.models import ChallengeSeat, Match, MatchSeat, Move
+from matches.selectors.matches import public_move_text
 
 
 def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
@@ -43,3 +45,13 @@ def clear_offers(seats: Sequence[MatchSeat]) -> None:
         s.offer = ""
     if pending:
         MatchSeat.objects.bulk_update(pending, ["offer"])
+
+
+def remember_last_move(match: Match, record: Move | None, state: games.State) -> None:
+    """Keep the latest move on the match row, in the form everyone may see while `state` stands."""
+    if record is None:
+        match.last_move = None
+        return
+    shown = public_move_text(games.get_game(match.game), record.notation, state)
+    match.last_move = {"ply": record.ply, "seat": record.seat, "move": shown,
+                       "created_at": record.created_at.isoformat()}

@@ -10,7 +10,7 @@ from matches.models import Match, MatchSeat
 
 from . import dispatch
 from .events import notify
-from .match_rows import clear_offers, locked_match, require_active, seat_of, set_deadline
+from .match_rows import clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
 from .results import finish
 
 OFFER_ACTIONS = ("offer", "accept", "decline")
@@ -79,6 +79,7 @@ def _take_back(match: Match, seats: list[MatchSeat], initiator: MatchSeat) -> No
     state = rules.replay(players=match.players, seed=match.seed, options=match.options, moves=keep)
     match.moves.filter(ply__gte=last.ply).delete()
     match.ply, match.state, match.to_move = len(keep), state.to_dict(), state.current_player
+    remember_last_move(match, match.moves.filter(ply=match.ply).first(), state)
     clear_offers(seats)
     set_deadline(match, seats)
     match.save()

@@ -14,11 +14,11 @@ from django.db import transaction
 import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat, Move
-from matches.selectors.matches import match_state, public_move_text
+from matches.selectors.matches import match_state
 
 from . import dispatch
 from .events import notify
-from .match_rows import clear_offers, locked_match, require_active, seat_of, set_deadline
+from .match_rows import clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
 from .results import finish
 
 
@@ -51,20 +51,19 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
 
 
 def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State) -> Played:
-    rules = games.get_game(match.game)
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     match.ply += 1
     match.state = state.to_dict()
     match.to_move = state.current_player
+    remember_last_move(match, record, state)
     clear_offers(seats)
     if state.is_terminal:
         finish(match, seats, state.outcome)
     else:
         set_deadline(match, seats)
     match.save()
-    shown = public_move_text(rules, record.notation, state)
     notify([s.user for s in seats if s.seat != seat], "move",
-           {"match": match.pk, "ply": record.ply, "seat": seat, "move": shown})
+           {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]})
     dispatch.schedule_reply(match, seats)
     return Played(record, match, seats, state)
 
