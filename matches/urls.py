@@ -30,4 +30,5 @@ urlpatterns = [
     path("ladders/<int:pk>/join/", ladders.LadderJoinApi.as_view(), name="ladder-join"),
     path("ladders/<int:pk>/challenges/", ladders.LadderChallengeApi.as_view(), name="ladder-challenge"),
     path("events/", events.EventListApi.as_view(), name="event-list"),
+    path("events/stream/", events.EventStreamApi.as_view(), name="event-stream"),
 ]

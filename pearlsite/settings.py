@@ -27,6 +27,16 @@ def _positive_float(name: str, default: float) -> float:
     return value
 
 
+def _int_in(name: str, default: int, low: int, high: int) -> int:
+    try:
+        value = env.int(name, default=default)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
 def _bool(name: str, default: bool) -> bool:
     raw = env.str(name, default=str(default)).strip().lower()
     if raw in {"1", "true", "yes", "on"}:
@@ -187,6 +197,14 @@ CELERY_BEAT_SCHEDULE = {
 AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
+
+# Correspondence play (docs/design.md §5.4). Long polls and event streams hold a worker thread:
+# they are capped in time (below gunicorn's 30 s worker timeout) and in number per process (past
+# the cap a request answers at once instead of waiting).
+EVENTS_MAX_WAIT_SECONDS = _int_in("PEARLSITE_EVENTS_MAX_WAIT", 25, 0, 30)
+EVENT_STREAM_SECONDS = _int_in("PEARLSITE_EVENT_STREAM_SECONDS", 25, 0, 600)
+EVENT_HEARTBEAT_SECONDS = _int_in("PEARLSITE_EVENT_HEARTBEAT_SECONDS", 10, 1, 300)
+EVENTS_WAIT_SLOTS = _int_in("PEARLSITE_EVENTS_WAIT_SLOTS", 6, 0, 10_000)
 
 LOGGING = {
     "version": 1,

@@ -74,7 +74,7 @@ def challenge_create(*, creator, game: str, options: dict | None = None,
                       accepted=(r.user == creator or bool(r.ai_level)))
         for i, r in enumerate(plan)])
     invited = [r.user for r in plan if r.user is not None and r.user != creator]
-    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "from": creator.username})
+    notify(invited, "challenge_received", {"challenge": challenge.pk, "game": rules.slug, "from": creator.username})
     _start_if_ready(challenge)
     return challenge
 

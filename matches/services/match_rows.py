@@ -11,6 +11,8 @@ from matches.errors import ServiceError
 from matches.models import ChallengeSeat, Match, MatchSeat, Move
 from matches.selectors.matches import public_move_text
 
+from .events import notify
+
 
 def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
     """The match row, locked until the transaction ends, and its seats (in seat order)."""
@@ -55,3 +57,11 @@ def remember_last_move(match: Match, record: Move | None, state: games.State) ->
     shown = public_move_text(games.get_game(match.game), record.notation, state)
     match.last_move = {"ply": record.ply, "seat": record.seat, "move": shown,
                        "created_at": record.created_at.isoformat()}
+
+
+def announce_turn(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """A `your_turn` event for the person now to move (engines are sent work instead)."""
+    if match.status != Match.Status.ACTIVE or match.to_move is None:
+        return
+    deadline = match.deadline.isoformat() if match.deadline else None
+    notify([seats[match.to_move].user], "your_turn", {"match": match.pk, "ply": match.ply, "deadline": deadline})

@@ -10,7 +10,7 @@ from matches.models import Match, MatchSeat
 
 from . import dispatch
 from .events import notify
-from .match_rows import clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
+from .match_rows import announce_turn, clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
 from .results import finish
 
 OFFER_ACTIONS = ("offer", "accept", "decline")
@@ -31,7 +31,8 @@ def _offer(match_id: int, user, kind: str, action: str):
         if not others_pending:
             raise ServiceError("no_offer", f"there is no {kind} offer to decline")
         clear_offers([s for s in seats if s.offer == kind])
-        notify([s.user for s in seats if s != seat], f"{kind}_declined", {"match": match.pk})
+        notify([s.user for s in seats if s != seat], "offer_declined",
+               {"match": match.pk, "offer": kind, "by": user.username, "seat": seat.seat})
         return match, seats, False, None
     if action == "accept" and not others_pending:
         raise ServiceError("no_offer", f"there is no {kind} offer to accept")
@@ -41,8 +42,8 @@ def _offer(match_id: int, user, kind: str, action: str):
     agreed = all(s.offer == kind or (s.ai_level and kind == "takeback" and not match.rated)
                  for s in seats)
     if not agreed:
-        notify([s.user for s in seats if s != seat], f"{kind}_offered",
-               {"match": match.pk, "by": user.username})
+        notify([s.user for s in seats if s != seat], "offer_made",
+               {"match": match.pk, "offer": kind, "by": user.username, "seat": seat.seat, "ply": match.ply})
     return match, seats, agreed, initiator
 
 
@@ -83,5 +84,6 @@ def _take_back(match: Match, seats: list[MatchSeat], initiator: MatchSeat) -> No
     clear_offers(seats)
     set_deadline(match, seats)
     match.save()
-    notify([s.user for s in seats], "takeback", {"match": match.pk, "ply": match.ply})
+    notify([s.user for s in seats], "offer_accepted", {"match": match.pk, "offer": "takeback", "ply": match.ply})
+    announce_turn(match, seats)
     dispatch.schedule_reply(match, seats)

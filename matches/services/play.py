@@ -18,7 +18,7 @@ from matches.selectors.matches import match_state
 
 from . import dispatch
 from .events import notify
-from .match_rows import clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
+from .match_rows import announce_turn, clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
 from .results import finish
 
 
@@ -46,6 +46,7 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     match_seats = MatchSeat.objects.bulk_create([
         MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
     notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
+    announce_turn(match, match_seats)
     dispatch.schedule_reply(match, match_seats)
     return match
 
@@ -64,6 +65,7 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     match.save()
     notify([s.user for s in seats if s.seat != seat], "move",
            {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]})
+    announce_turn(match, seats)
     dispatch.schedule_reply(match, seats)
     return Played(record, match, seats, state)
 

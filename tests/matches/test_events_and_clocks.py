@@ -17,13 +17,13 @@ def test_event_stream(as_alice, as_bob):
     play(as_alice, match_id, "e1-e5", ply=0)
     events = as_bob.get("/api/v1/events/").json()["results"]
     kinds = [e["kind"] for e in events]
-    assert kinds == ["move", "match_started", "challenge"]
-    assert events[0]["payload"] == {"match": match_id, "ply": 1, "seat": 0, "move": "e1-e5"}
-    newest = events[0]["id"]
-    assert as_bob.get(f"/api/v1/events/?after={newest}").json()["count"] == 0
+    assert kinds == ["challenge_received", "match_started", "move", "your_turn"]
+    assert events[2]["payload"] == {"match": match_id, "ply": 1, "seat": 0, "move": "e1-e5"}
+    newest = events[-1]["id"]
+    assert as_bob.get(f"/api/v1/events/?after={newest}").json()["results"] == []
     assert as_bob.get("/api/v1/events/?after=x").json()["code"] == "invalid_filter"
     assert [e["kind"] for e in as_alice.get("/api/v1/events/").json()["results"]] == \
-        ["match_started", "challenge_accepted"]
+        ["challenge_accepted", "match_started", "your_turn"]
 
 
 def test_deadlines_follow_the_player_to_move(as_alice, as_bob):
