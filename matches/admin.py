@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Analysis, Challenge, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
+from .models import Analysis, Challenge, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating, Vacation
 
 
 class MatchSeatInline(admin.TabularInline):
@@ -27,4 +27,4 @@ class LadderAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "variant", "challenge_reach")
 
 
-admin.site.register([Move, Rating, LadderEntry, Analysis, Event])
+admin.site.register([Move, Rating, LadderEntry, Analysis, Event, Vacation])

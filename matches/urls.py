@@ -1,10 +1,11 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players
+from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, vacations
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
     path("auth/token/", accounts.TokenApi.as_view(), name="auth-token"),
+    path("accounts/me/vacation/", vacations.VacationApi.as_view(), name="vacation"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
     path("challenges/", challenges.ChallengeListCreateApi.as_view(), name="challenge-list"),

@@ -15,7 +15,7 @@ from matches.selectors import matches as selectors
 from matches.services import offers, play, results
 
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import TimeControlSchema, errors, page_of, paginated, valid
 
 
 class MoveIn(serializers.Serializer):
@@ -64,6 +64,7 @@ class MatchSummaryOut(serializers.Serializer):
     ply = serializers.IntegerField(help_text="moves played so far")
     to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move; null once over")
     rated = serializers.BooleanField()
+    time_control = TimeControlSchema(allow_null=True, help_text="the clock; null: none")
     deadline = serializers.DateTimeField(allow_null=True, help_text=(
         "when the seat to move loses on time; null without a clock, on an engine's turn or while its "
         "player is on vacation"))
@@ -100,8 +101,9 @@ class PlayedOut(serializers.Serializer):
 
 
 MOVE_ERRORS = ("match_not_found", "not_seated", "match_finished", "stale_ply", "not_your_turn",
-               "invalid_move", "illegal_move", "game_over")
-OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent")
+               "invalid_move", "illegal_move", "game_over", "time_out")
+OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent",
+                "time_out")
 
 
 class MatchListQueryIn(PageQueryIn):
@@ -195,7 +197,7 @@ def _match_action(service, summary: str, body=None, codes=()):
     return _Api
 
 
-MatchResignApi = _match_action(results.match_resign, "Resign")
+MatchResignApi = _match_action(results.match_resign, "Resign", codes=("time_out",))
 MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved", codes=("too_late_to_abort",))
 MatchDrawApi = _match_action(offers.match_draw, "Offer, accept or decline a draw", OfferIn, OFFER_ERRORS)
 MatchTakebackApi = _match_action(offers.match_takeback, "Offer, accept or decline taking back your last move",

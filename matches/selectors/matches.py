@@ -53,7 +53,7 @@ def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = N
         "options": rules.public_options(match.options), "status": match.status,
         "seats": seats_payload(seats), "viewer_seat": viewer_seat(match, user, seats),
         "ply": match.ply, "to_move": match.to_move, "rated": match.rated,
-        "deadline": match.deadline, "clocks": clocks_payload(match, seats),
+        "time_control": match.time_control, "deadline": match.deadline, "clocks": clocks_payload(match, seats),
         "last_move": match.last_move, "result": match.result,
         "created_at": match.created_at, "updated_at": match.updated_at,
     }

@@ -12,6 +12,7 @@ import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat
+from matches.selectors.clocks import parse_time_control
 
 from .accounts import AI_PREFIX
 from .events import notify
@@ -58,17 +59,21 @@ def _seat_plan(creator, opponents: Sequence[object], creator_seat: int) -> list[
 @transaction.atomic
 def challenge_create(*, creator, game: str, options: dict | None = None,
                      variant: str | None = None, opponents: Sequence[object] = (),
-                     rated: bool = False, days_per_move: int | None = None, seat: int = 0,
-                     ladder=None) -> Challenge:
+                     rated: bool = False, time_control: dict | None = None,
+                     days_per_move: int | None = None, seat: int = 0, ladder=None) -> Challenge:
+    """`time_control` (or its shorthand `days_per_move`) sets the clock: matches.selectors.clocks."""
     rules = games.get_game(game)
     plan = _seat_plan(creator, opponents, seat)
     rules.check_players(len(plan))
     normalized = rules.normalize_options(options, variant or None)
+    clock = parse_time_control(time_control, days_per_move)
     if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
         raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
+    if rated and clock is None:
+        raise ServiceError("rated_needs_clock", "a rated match needs a time control (time_control or days_per_move)")
     challenge = Challenge.objects.create(
         game=rules.slug, variant=variant or rules.variant_of(normalized) or "", options=normalized,
-        rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
+        rated=rated, time_control=clock, created_by=creator, ladder=ladder)
     ChallengeSeat.objects.bulk_create([
         ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
                       accepted=(r.user == creator or bool(r.ai_level)))

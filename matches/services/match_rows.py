@@ -1,14 +1,13 @@
 """The match row as every write service takes it: locked, with its seats, checked."""
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Sequence
 
 from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import ChallengeSeat, Match, MatchSeat, Move
+from matches.models import Match, MatchSeat, Move
 from matches.selectors.matches import public_move_text
 
 from .events import notify
@@ -34,11 +33,10 @@ def require_active(match: Match) -> None:
         raise ServiceError("match_finished", f"the match is {match.status}")
 
 
-def set_deadline(match: Match, seats: Sequence[MatchSeat | ChallengeSeat]) -> None:
-    """The correspondence deadline of the seat to move (engines have none)."""
-    human_to_move = match.to_move is not None and not seats[match.to_move].ai_level
-    match.deadline = (timezone.now() + timedelta(days=match.days_per_move)
-                      if match.days_per_move and human_to_move else None)
+def require_in_time(match: Match) -> None:
+    """A player whose deadline has passed has lost on time, even before the sweep settles it."""
+    if match.deadline is not None and match.deadline <= timezone.now():
+        raise ServiceError("time_out", "the deadline of the seat to move has passed; the clock settles the match")
 
 
 def clear_offers(seats: Sequence[MatchSeat]) -> None:

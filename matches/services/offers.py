@@ -3,14 +3,16 @@ is pending accepts it. Engine seats agree to takebacks in unrated matches and ne
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
 from matches.models import Match, MatchSeat
 
-from . import dispatch
+from . import clocks, dispatch
 from .events import notify
-from .match_rows import announce_turn, clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
+from .match_rows import (announce_turn, clear_offers, locked_match, remember_last_move, require_active,
+                         require_in_time, seat_of)
 from .results import finish
 
 OFFER_ACTIONS = ("offer", "accept", "decline")
@@ -24,6 +26,7 @@ def _offer(match_id: int, user, kind: str, action: str):
     match, seats = locked_match(match_id)
     seat = seat_of(user, seats)
     require_active(match)
+    require_in_time(match)
     if len(seats) < 2:
         raise ServiceError("no_opponent", f"a one-seat match has nobody to agree a {kind} with")
     others_pending = [s for s in seats if s.offer == kind and s.seat != seat.seat]
@@ -82,7 +85,7 @@ def _take_back(match: Match, seats: list[MatchSeat], initiator: MatchSeat) -> No
     match.ply, match.state, match.to_move = len(keep), state.to_dict(), state.current_player
     remember_last_move(match, match.moves.filter(ply=match.ply).first(), state)
     clear_offers(seats)
-    set_deadline(match, seats)
+    clocks.turn_start(match, seats, timezone.now())
     match.save()
     notify([s.user for s in seats], "offer_accepted", {"match": match.pk, "offer": "takeback", "ply": match.ply})
     announce_turn(match, seats)

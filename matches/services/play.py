@@ -10,15 +10,17 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from django.db import transaction
+from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat, Move
 from matches.selectors.matches import match_state
 
-from . import dispatch
+from . import clocks, dispatch
 from .events import notify
-from .match_rows import announce_turn, clear_offers, locked_match, remember_last_move, require_active, seat_of, set_deadline
+from .match_rows import (announce_turn, clear_offers, locked_match, remember_last_move, require_active,
+                         require_in_time, seat_of)
 from .results import finish
 
 
@@ -40,11 +42,13 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     match = Match(
         game=rules.slug, variant=challenge.variant, options=challenge.options, seed=seed,
         players=len(seats), state=state.to_dict(), to_move=state.current_player,
-        rated=challenge.rated, days_per_move=challenge.days_per_move, ladder=challenge.ladder)
-    set_deadline(match, seats)
+        rated=challenge.rated, time_control=challenge.time_control, ladder=challenge.ladder)
+    match_seats = [MatchSeat(seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats]
+    clocks.clocks_start(match, match_seats, timezone.now())
     match.save()
-    match_seats = MatchSeat.objects.bulk_create([
-        MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
+    for s in match_seats:
+        s.match = match
+    MatchSeat.objects.bulk_create(match_seats)
     notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
     announce_turn(match, match_seats)
     dispatch.schedule_reply(match, match_seats)
@@ -53,15 +57,17 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
 
 def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State) -> Played:
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+    clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
     match.state = state.to_dict()
     match.to_move = state.current_player
     remember_last_move(match, record, state)
     clear_offers(seats)
     if state.is_terminal:
+        match.turn_started_at = None
         finish(match, seats, state.outcome)
     else:
-        set_deadline(match, seats)
+        clocks.turn_start(match, seats, record.created_at)
     match.save()
     notify([s.user for s in seats if s.seat != seat], "move",
            {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]})
@@ -80,6 +86,7 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
                            detail={"ply": match.ply})
     if match.to_move != seat.seat:
         raise ServiceError("not_your_turn", f"it is seat {match.to_move}'s turn, not yours")
+    require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
     return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
