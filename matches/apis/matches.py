@@ -25,7 +25,8 @@ class MoveIn(serializers.Serializer):
 
 
 class OfferIn(serializers.Serializer):
-    action = serializers.ChoiceField(choices=offers.OFFER_ACTIONS, required=False, default="offer")
+    action = serializers.ChoiceField(choices=offers.OFFER_ACTIONS, required=False, default="offer", help_text=(
+        "offer (accepts a pending offer of another seat), accept, decline, or withdraw your own offer"))
 
 
 class SeatOut(serializers.Serializer):
@@ -53,6 +54,12 @@ class LastMoveOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class PendingOfferOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["draw", "takeback"])
+    seat = serializers.IntegerField(help_text="the seat that offered (or agreed)")
+    ply = serializers.IntegerField(allow_null=True, help_text="the ply the match was at when it offered")
+
+
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
@@ -70,6 +77,7 @@ class MatchSummaryOut(serializers.Serializer):
         "player is on vacation"))
     clocks = ClockOut(many=True, allow_null=True, help_text="per seat; null for a match without a clock")
     last_move = LastMoveOut(allow_null=True, help_text="the latest move; null before the first")
+    offers = PendingOfferOut(many=True, help_text="pending draw and takeback offers (the next move lets them lapse)")
     result = ResultOut(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -103,6 +111,7 @@ class PlayedOut(serializers.Serializer):
 MOVE_ERRORS = ("match_not_found", "not_seated", "match_finished", "stale_ply", "not_your_turn",
                "invalid_move", "illegal_move", "game_over", "time_out")
 OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent",
+                "already_offered",
                 "time_out")
 
 
@@ -199,8 +208,9 @@ def _match_action(service, summary: str, body=None, codes=()):
 
 MatchResignApi = _match_action(results.match_resign, "Resign", codes=("time_out",))
 MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved", codes=("too_late_to_abort",))
-MatchDrawApi = _match_action(offers.match_draw, "Offer, accept or decline a draw", OfferIn, OFFER_ERRORS)
-MatchTakebackApi = _match_action(offers.match_takeback, "Offer, accept or decline taking back your last move",
+MatchDrawApi = _match_action(offers.match_draw, "Offer, accept, decline or withdraw a draw", OfferIn, OFFER_ERRORS)
+MatchTakebackApi = _match_action(offers.match_takeback,
+                                 "Offer, accept, decline or withdraw taking back your last move",
                                  OfferIn, OFFER_ERRORS + ("takeback_unavailable", "nothing_to_take_back"))
 
 

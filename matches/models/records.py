@@ -66,6 +66,7 @@ class MatchSeat(Seat):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.PROTECT, related_name="match_seats")
     offer = models.CharField(max_length=10, blank=True, default="")   # "draw" / "takeback"
+    offer_ply = models.PositiveIntegerField(null=True, blank=True, help_text="the ply the offer was made at")
     # Time left on this seat's clock (for the seat to move: as of match.turn_started_at).
     clock = models.DurationField(null=True, blank=True)
 

@@ -43,6 +43,11 @@ def seats_payload(seats: Sequence[MatchSeat]) -> list[dict]:
     return [{"seat": s.seat, "player": s.player_name} for s in seats]
 
 
+def offers_payload(seats: Sequence[MatchSeat]) -> list[dict]:
+    """The pending offers: kind, the seat that made it and the ply it was made at."""
+    return [{"kind": s.offer, "seat": s.seat, "ply": s.offer_ply} for s in seats if s.offer]
+
+
 def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = None) -> dict:
     """The list form: no position at all (cheap, and nothing hidden to leak), with what an inbox
     needs: the caller's seat, who is to move, the deadline, the clocks and the latest move."""
@@ -54,7 +59,7 @@ def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = N
         "seats": seats_payload(seats), "viewer_seat": viewer_seat(match, user, seats),
         "ply": match.ply, "to_move": match.to_move, "rated": match.rated,
         "time_control": match.time_control, "deadline": match.deadline, "clocks": clocks_payload(match, seats),
-        "last_move": match.last_move, "result": match.result,
+        "last_move": match.last_move, "offers": offers_payload(seats), "result": match.result,
         "created_at": match.created_at, "updated_at": match.updated_at,
     }
 

@@ -39,12 +39,21 @@ def require_in_time(match: Match) -> None:
         raise ServiceError("time_out", "the deadline of the seat to move has passed; the clock settles the match")
 
 
-def clear_offers(seats: Sequence[MatchSeat]) -> None:
+def clear_offers(seats: Sequence[MatchSeat]) -> list[tuple[int, str, int | None]]:
+    """Clear these seats' pending offers; returns what was pending: (seat, offer, ply) each."""
     pending = [s for s in seats if s.offer]
+    had = [(s.seat, s.offer, s.offer_ply) for s in pending]
     for s in pending:
-        s.offer = ""
+        s.offer, s.offer_ply = "", None
     if pending:
-        MatchSeat.objects.bulk_update(pending, ["offer"])
+        MatchSeat.objects.bulk_update(pending, ["offer", "offer_ply"])
+    return had
+
+
+def expire_offers(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """A move lets every pending offer lapse: each person at the table hears of it."""
+    for seat, offer, ply in clear_offers(seats):
+        notify([s.user for s in seats], "offer_expired", {"match": match.pk, "offer": offer, "seat": seat, "ply": ply})
 
 
 def remember_last_move(match: Match, record: Move | None, state: games.State) -> None:

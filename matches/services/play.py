@@ -19,7 +19,7 @@ from matches.selectors.matches import match_state
 
 from . import clocks, dispatch
 from .events import notify
-from .match_rows import (announce_turn, clear_offers, locked_match, remember_last_move, require_active,
+from .match_rows import (announce_turn, expire_offers, locked_match, remember_last_move, require_active,
                          require_in_time, seat_of)
 from .results import finish
 
@@ -62,7 +62,7 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     match.state = state.to_dict()
     match.to_move = state.current_player
     remember_last_move(match, record, state)
-    clear_offers(seats)
+    expire_offers(match, seats)
     if state.is_terminal:
         match.turn_started_at = None
         finish(match, seats, state.outcome)
