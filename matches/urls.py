@@ -1,6 +1,7 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, vacations
+from .apis import (accounts, analysis, catalogue, challenges, conditional, events, ladders, matches, players,
+                   vacations)
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
@@ -21,6 +22,7 @@ urlpatterns = [
     path("matches/<int:pk>/draw/", matches.MatchDrawApi.as_view(), name="match-draw"),
     path("matches/<int:pk>/abort/", matches.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:pk>/takeback/", matches.MatchTakebackApi.as_view(), name="match-takeback"),
+    path("matches/<int:pk>/conditional/", conditional.ConditionalApi.as_view(), name="match-conditional"),
     path("matches/<int:pk>/export/", matches.MatchExportApi.as_view(), name="match-export"),
     path("matches/<int:pk>/board/", matches.MatchBoardApi.as_view(), name="match-board"),
     path("matches/<int:pk>/analysis/", analysis.MatchAnalysisApi.as_view(), name="match-analysis"),

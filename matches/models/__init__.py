@@ -3,6 +3,7 @@
 One module per concern; every model is importable from `matches.models`."""
 from .analysis import Analysis
 from .challenges import Challenge, ChallengeSeat
+from .conditional import ConditionalMoves
 from .events import Event
 from .ladders import Ladder, LadderEntry
 from .ratings import Rating
@@ -10,5 +11,5 @@ from .records import Match, MatchSeat, Move
 from .seats import AI_LEVEL_MAX, Seat
 from .vacations import Vacation
 
-__all__ = ["AI_LEVEL_MAX", "Analysis", "Challenge", "ChallengeSeat", "Event", "Ladder", "LadderEntry",
-           "Match", "MatchSeat", "Move", "Rating", "Seat", "Vacation"]
+__all__ = ["AI_LEVEL_MAX", "Analysis", "Challenge", "ChallengeSeat", "ConditionalMoves", "Event", "Ladder",
+           "LadderEntry", "Match", "MatchSeat", "Move", "Rating", "Seat", "Vacation"]

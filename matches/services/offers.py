@@ -14,7 +14,7 @@ from matches.errors import ServiceError
 from matches.models import Match, MatchSeat
 from matches.selectors.matches import match_state
 
-from . import clocks, dispatch
+from . import clocks, conditional, dispatch
 from .events import notify
 from .match_rows import (announce_turn, clear_offers, locked_match, remember_last_move, require_active,
                          require_in_time, seat_of)
@@ -136,6 +136,7 @@ def _take_back(match: Match, seats: list[MatchSeat], maker: MatchSeat) -> None:
     match.ply, match.state, match.to_move = len(keep), state.to_dict(), state.current_player
     remember_last_move(match, match.moves.filter(ply=match.ply).first(), state)
     clear_offers(seats)
+    conditional.conditional_drop(match)
     clocks.turn_start(match, seats, timezone.now())
     match.save()
     announce_turn(match, seats)

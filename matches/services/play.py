@@ -17,7 +17,7 @@ from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat, Move
 from matches.selectors.matches import match_state
 
-from . import clocks, dispatch
+from . import clocks, conditional, dispatch
 from .events import notify
 from .match_rows import (announce_turn, expire_offers, locked_match, remember_last_move, require_active,
                          require_in_time, seat_of)
@@ -56,6 +56,21 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
 
 
 def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State) -> Played:
+    """Record `move` by `seat`; then, if the seat now to move prepared a reply to it, play that
+    too (and so on). Returns this move with the match and position as they end up."""
+    record = last = _record(match, seats, seat, move, state, prepared=False)
+    while (reply := conditional.reply_to(match, last)) is not None:
+        parsed = state.parse_move(reply)       # checked by the rules when stored, in this position
+        state = state.apply(parsed)
+        last = _record(match, seats, match.to_move, parsed, state, prepared=True)
+    announce_turn(match, seats)
+    dispatch.schedule_reply(match, seats)
+    return Played(record, match, seats, state)
+
+
+def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
+    """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
+    everyone else; a prepared reply also to its owner, who did not see it played)."""
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
@@ -69,11 +84,11 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     else:
         clocks.turn_start(match, seats, record.created_at)
     match.save()
-    notify([s.user for s in seats if s.seat != seat], "move",
-           {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]})
-    announce_turn(match, seats)
-    dispatch.schedule_reply(match, seats)
-    return Played(record, match, seats, state)
+    payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
+    if prepared:
+        payload["conditional"] = True
+    notify([s.user for s in seats if prepared or s.seat != seat], "move", payload)
+    return record
 
 
 @transaction.atomic

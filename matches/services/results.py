@@ -12,7 +12,7 @@ import games
 from matches.errors import ServiceError
 from matches.models import Match, MatchSeat
 
-from . import clocks, ratings, standings
+from . import clocks, conditional, ratings, standings
 from .events import notify
 from .match_rows import locked_match, require_active, require_in_time, seat_of
 
@@ -26,6 +26,7 @@ def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
     match.result = outcome.to_dict()
     match.to_move = None
     match.finished_at = now
+    conditional.conditional_drop(match)
     if match.rated and status == Match.Status.FINISHED:
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
