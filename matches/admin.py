@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from .models import Analysis, Challenge, EngineJob, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
+from .models import (
+    Analysis,
+    Challenge,
+    EngineJob,
+    Event,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    Move,
+    Rating,
+    Vacation,
+)
 
 
 class MatchSeatInline(admin.TabularInline):
@@ -35,4 +47,4 @@ class EngineJobAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in EngineJob._meta.fields]
 
 
-admin.site.register([Move, Rating, LadderEntry, Analysis, Event])
+admin.site.register([Move, Rating, LadderEntry, Analysis, Event, Vacation])

@@ -1,12 +1,24 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players
+from .apis import (
+                   accounts,
+                   analysis,
+                   catalogue,
+                   challenges,
+                   conditional,
+                   events,
+                   ladders,
+                   matches,
+                   players,
+                   vacations,
+)
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
     path("auth/token/", accounts.TokenApi.as_view(), name="auth-token"),
     path("auth/tokens/", accounts.TokenListApi.as_view(), name="auth-token-list"),
     path("auth/tokens/<int:pk>/", accounts.TokenDetailApi.as_view(), name="auth-token-detail"),
+    path("accounts/me/vacation/", vacations.VacationApi.as_view(), name="vacation"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
     path("games/<slug:slug>/rules/", catalogue.GameRulesApi.as_view(), name="game-rules"),
@@ -23,6 +35,7 @@ urlpatterns = [
     path("matches/<int:pk>/draw/", matches.MatchDrawApi.as_view(), name="match-draw"),
     path("matches/<int:pk>/abort/", matches.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:pk>/takeback/", matches.MatchTakebackApi.as_view(), name="match-takeback"),
+    path("matches/<int:pk>/conditional/", conditional.ConditionalApi.as_view(), name="match-conditional"),
     path("matches/<int:pk>/export/", matches.MatchExportApi.as_view(), name="match-export"),
     path("matches/<int:pk>/board/", matches.MatchBoardApi.as_view(), name="match-board"),
     path("matches/<int:pk>/analysis/", analysis.MatchAnalysisApi.as_view(), name="match-analysis"),
@@ -33,4 +46,5 @@ urlpatterns = [
     path("ladders/<int:pk>/join/", ladders.LadderJoinApi.as_view(), name="ladder-join"),
     path("ladders/<int:pk>/challenges/", ladders.LadderChallengeApi.as_view(), name="ladder-challenge"),
     path("events/", events.EventListApi.as_view(), name="event-list"),
+    path("events/stream/", events.EventStreamApi.as_view(), name="event-stream"),
 ]

@@ -28,14 +28,20 @@ def _positive_float(name: str, default: float) -> float:
     return value
 
 
-def _count(name: str, default: int, minimum: int = 1) -> int:
+def _int_in(name: str, default: int, low: int, high: int | None = None) -> int:
     try:
         value = env.int(name, default=default)
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
-    if value < minimum:
-        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    if high is None and value < low:
+        raise ImproperlyConfigured(f"{name} must be at least {low}, not {value}")
+    if high is not None and not low <= value <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
     return value
+
+
+def _count(name: str, default: int, minimum: int = 1) -> int:
+    return _int_in(name, default, minimum)
 
 
 def _bool(name: str, default: bool) -> bool:
@@ -319,6 +325,16 @@ CELERY_BEAT_SCHEDULE = {
 AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
+
+# Correspondence play (docs/design.md §5.4). Long polls and event streams hold a worker thread:
+# they are capped in time (below gunicorn's 30 s worker timeout) and in number per process (past
+# the cap a request answers at once instead of waiting).
+EVENTS_MAX_WAIT_SECONDS = _int_in("PEARLSITE_EVENTS_MAX_WAIT", 25, 0, 30)
+EVENT_STREAM_SECONDS = _int_in("PEARLSITE_EVENT_STREAM_SECONDS", 25, 0, 600)
+EVENT_HEARTBEAT_SECONDS = _int_in("PEARLSITE_EVENT_HEARTBEAT_SECONDS", 10, 1, 300)
+EVENTS_WAIT_SLOTS = _int_in("PEARLSITE_EVENTS_WAIT_SLOTS", 6, 0, 10_000)
+VACATION_DAYS_PER_YEAR = _int_in("PEARLSITE_VACATION_DAYS_PER_YEAR", 30, 0, 366)
+TIME_WARNING_HOURS = _int_in("PEARLSITE_TIME_WARNING_HOURS", 24, 1, 24 * 30)
 
 LOGGING = {
     "version": 1,

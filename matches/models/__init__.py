@@ -3,6 +3,7 @@
 One module per concern; every model is importable from `matches.models`."""
 from .analysis import Analysis
 from .challenges import Challenge, ChallengeSeat
+from .conditional import ConditionalMoves
 from .events import Event
 from .jobs import EngineJob
 from .ladders import Ladder, LadderEntry
@@ -10,6 +11,7 @@ from .ratings import Rating
 from .records import Match, MatchSeat, Move
 from .seats import AI_LEVEL_MAX, Seat
 from .tokens import ApiToken
+from .vacations import Vacation
 
-__all__ = ["AI_LEVEL_MAX", "Analysis", "ApiToken", "Challenge", "ChallengeSeat", "EngineJob", "Event", "Ladder",
-           "LadderEntry", "Match", "MatchSeat", "Move", "Rating", "Seat"]
+__all__ = ["AI_LEVEL_MAX", "Analysis", "ApiToken", "Challenge", "ChallengeSeat", "ConditionalMoves", "EngineJob",
+           "Event", "Ladder", "LadderEntry", "Match", "MatchSeat", "Move", "Rating", "Seat", "Vacation"]

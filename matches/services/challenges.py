@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat
+from matches.selectors.clocks import parse_time_control
 
 from .accounts import AI_PREFIX
 from .events import notify
@@ -59,28 +60,32 @@ def _seat_plan(creator, opponents: Sequence[object], creator_seat: int) -> list[
 @transaction.atomic
 def challenge_create(*, creator, game: str, options: dict | None = None,
                      variant: str | None = None, opponents: Sequence[object] = (),
-                     rated: bool = False, days_per_move: int | None = None, seat: int = 0,
-                     ladder=None) -> Challenge:
+                     rated: bool = False, time_control: dict | None = None,
+                     days_per_move: int | None = None, seat: int = 0, ladder=None) -> Challenge:
+    """`time_control` (or its shorthand `days_per_move`) sets the clock: matches.selectors.clocks."""
     rules = games.get_game(game)
     plan = _seat_plan(creator, opponents, seat)
     rules.check_players(len(plan))
     normalized = rules.normalize_options(options, variant or None)
+    clock = parse_time_control(time_control, days_per_move)
     if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
         raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
+    if rated and clock is None:
+        raise ServiceError("rated_needs_clock", "a rated match needs a time control (time_control or days_per_move)")
     if any(r.ai_level for r in plan):
         _check_engine_matches(creator)
     if not all(r.ai_level or r.user == creator for r in plan):     # it will wait for people
         _check_open_challenges(creator)
     challenge = Challenge.objects.create(
         game=rules.slug, variant=rules.public_variant(normalized), options=normalized,
-        rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
+        rated=rated, time_control=clock, created_by=creator, ladder=ladder)
     ChallengeSeat.objects.bulk_create([
         ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
                       accepted=(r.user == creator or bool(r.ai_level)), open_seat=r.user is None and not r.ai_level)
         for i, r in enumerate(plan)])
     invited = [r.user for r in plan if r.user is not None and r.user != creator]
-    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "variant": challenge.variant,
-                                  "from": creator.username})
+    notify(invited, "challenge_received", {"challenge": challenge.pk, "game": rules.slug,
+                                           "variant": challenge.variant, "from": creator.username})
     _start_if_ready(challenge, creator)
     return challenge
 

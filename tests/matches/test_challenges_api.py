@@ -13,7 +13,7 @@ def test_challenge_a_person_who_accepts(as_alice, as_bob):
     body = created.json()
     assert body["status"] == "open" and body["match"] is None
     assert [s["player"] for s in body["seats"]] == ["alice", "bob"]
-    assert Event.objects.filter(user__username="bob", kind="challenge").exists()
+    assert Event.objects.filter(user__username="bob", kind="challenge_received").exists()
     accepted = as_bob.post(f"/api/v1/challenges/{body['id']}/accept/").json()
     assert accepted["status"] == "started" and accepted["match"]
     match = Match.objects.get(pk=accepted["match"])

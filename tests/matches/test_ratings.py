@@ -30,7 +30,7 @@ def test_pairwise_scores():
 
 @pytest.mark.django_db
 def test_a_rated_match_moves_both_ratings(as_alice, as_bob, anon):
-    match_id = start_match(as_alice, as_bob, rated=True)
+    match_id = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     play(as_alice, match_id, "e1-e5", ply=0)
     as_bob.post(f"/api/v1/matches/{match_id}/resign/")
     alice = Rating.objects.get(user__username="alice", game="hasami-shogi")
@@ -48,6 +48,6 @@ def test_a_rated_match_moves_both_ratings(as_alice, as_bob, anon):
 def test_unrated_and_aborted_matches_leave_ratings_alone(as_alice, as_bob):
     match_id = start_match(as_alice, as_bob)
     as_bob.post(f"/api/v1/matches/{match_id}/resign/")
-    rated = start_match(as_alice, as_bob, rated=True)
+    rated = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     as_bob.post(f"/api/v1/matches/{rated}/abort/")
     assert not Rating.objects.exists()
