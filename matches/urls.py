@@ -1,12 +1,14 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players
+from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, profiles
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
+    path("accounts/me/", profiles.AccountMeApi.as_view(), name="account-me"),
     path("auth/token/", accounts.TokenApi.as_view(), name="auth-token"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<slug:slug>/leaderboard/", players.LeaderboardApi.as_view(), name="game-leaderboard"),
     path("challenges/", challenges.ChallengeListCreateApi.as_view(), name="challenge-list"),
     path("challenges/<int:pk>/", challenges.ChallengeDetailApi.as_view(), name="challenge-detail"),
     path("challenges/<int:pk>/accept/", challenges.ChallengeAcceptApi.as_view(), name="challenge-accept"),
@@ -24,7 +26,9 @@ urlpatterns = [
     path("matches/<int:pk>/board/", matches.MatchBoardApi.as_view(), name="match-board"),
     path("matches/<int:pk>/analysis/", analysis.MatchAnalysisApi.as_view(), name="match-analysis"),
     path("analyses/<int:pk>/", analysis.AnalysisDetailApi.as_view(), name="analysis-detail"),
+    path("players/", players.PlayerListApi.as_view(), name="player-list"),
     path("players/<str:username>/", players.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<str:username>/ratings/<slug:game>/", players.RatingHistoryApi.as_view(), name="player-ratings"),
     path("ladders/", ladders.LadderListApi.as_view(), name="ladder-list"),
     path("ladders/<int:pk>/", ladders.LadderDetailApi.as_view(), name="ladder-detail"),
     path("ladders/<int:pk>/join/", ladders.LadderJoinApi.as_view(), name="ladder-join"),

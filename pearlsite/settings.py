@@ -27,6 +27,16 @@ def _positive_float(name: str, default: float) -> float:
     return value
 
 
+def _positive_int(name: str, default: int) -> int:
+    try:
+        value = env.int(name, default=default)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
+    if value <= 0:
+        raise ImproperlyConfigured(f"{name} must be positive, not {value}")
+    return value
+
+
 def _bool(name: str, default: bool) -> bool:
     raw = env.str(name, default=str(default)).strip().lower()
     if raw in {"1", "true", "yes", "on"}:
@@ -187,6 +197,8 @@ CELERY_BEAT_SCHEDULE = {
 AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
+# Leaderboards leave out players without a rated result for this many days.
+LEADERBOARD_INACTIVE_DAYS = _positive_int("PEARLSITE_LEADERBOARD_INACTIVE_DAYS", 90)
 
 LOGGING = {
     "version": 1,

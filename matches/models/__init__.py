@@ -4,10 +4,13 @@ One module per concern; every model is importable from `matches.models`."""
 from .analysis import Analysis
 from .challenges import Challenge, ChallengeSeat
 from .events import Event
-from .ladders import Ladder, LadderEntry
-from .ratings import Rating
+from .ladders import Ladder, LadderEntry, LadderEvent
+from .profiles import Profile
+from .ratings import Rating, RatingChange
 from .records import Match, MatchSeat, Move
 from .seats import AI_LEVEL_MAX, Seat
+from .tournaments import Tournament, TournamentEntry, TournamentGame
 
 __all__ = ["AI_LEVEL_MAX", "Analysis", "Challenge", "ChallengeSeat", "Event", "Ladder", "LadderEntry",
-           "Match", "MatchSeat", "Move", "Rating", "Seat"]
+           "LadderEvent", "Match", "MatchSeat", "Move", "Profile", "Rating", "RatingChange", "Seat",
+           "Tournament", "TournamentEntry", "TournamentGame"]

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchSeat, TournamentGame
 
 from . import ratings, standings
 from .events import notify
@@ -28,6 +28,8 @@ def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
         standings.record_ladder_result(match, seats, outcome)
+    if status == Match.Status.FINISHED:
+        standings.record_tournament_result(match, outcome)
     notify([s.user for s in seats], "match_finished", {"match": match.pk, "result": match.result})
 
 
@@ -55,6 +57,8 @@ def match_abort(*, match_id: int, user) -> Match:
     require_active(match)
     if match.ply >= match.players:
         raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
+    if TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("tournament_game", "a tournament game cannot be aborted: resign instead")
     outcome = games.Outcome((), tuple(0.0 for _ in seats), games.Termination.ABORTED)
     finish(match, seats, outcome, status=Match.Status.ABORTED)
     match.save()

@@ -3,6 +3,8 @@ import pytest
 from matches.services import ladders
 from matches.models import LadderEntry, Match
 
+from .helpers import play
+
 pytestmark = pytest.mark.django_db
 
 
@@ -40,6 +42,8 @@ def test_beating_a_player_above_takes_their_rank(as_alice, as_bob, as_carol, cli
     dup = as_dave.post(f"/api/v1/ladders/{ladder.pk}/challenges/", {"opponent": "bob"}, format="json")
     assert dup.status_code == 409 and dup.json()["code"] == "ladder_game_pending"
     match_id = as_bob.post(f"/api/v1/challenges/{challenge['id']}/accept/").json()["match"]
+    play(as_dave, match_id, "e1-e5", ply=0)
+    play(as_bob, match_id, "a9-a8", ply=1)
     as_bob.post(f"/api/v1/matches/{match_id}/resign/")
     assert _standings(as_alice, ladder) == [(1, "alice"), (2, "dave"), (3, "bob"), (4, "carol")]
     assert LadderEntry.objects.get(user=dave).wins == 1 and LadderEntry.objects.get(user__username="bob").losses == 1
