@@ -31,6 +31,7 @@ urlpatterns = [
     path("players/<str:username>/ratings/<slug:game>/", players.RatingHistoryApi.as_view(), name="player-ratings"),
     path("ladders/", ladders.LadderListApi.as_view(), name="ladder-list"),
     path("ladders/<int:pk>/", ladders.LadderDetailApi.as_view(), name="ladder-detail"),
+    path("ladders/<int:pk>/history/", ladders.LadderHistoryApi.as_view(), name="ladder-history"),
     path("ladders/<int:pk>/join/", ladders.LadderJoinApi.as_view(), name="ladder-join"),
     path("ladders/<int:pk>/challenges/", ladders.LadderChallengeApi.as_view(), name="ladder-challenge"),
     path("events/", events.EventListApi.as_view(), name="event-list"),

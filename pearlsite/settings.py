@@ -186,10 +186,12 @@ CELERY_TASK_ROUTES = {
     "ai_workers.tasks.engine_reply": {"queue": "ai-move"},
     "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
+    "matches.tasks.ladder_forfeits": {"queue": "ai-move"},
 }
 CELERY_WORKER_QUEUES = env.list("CELERY_QUEUES", default=["ai-move", "analysis-user", "analysis-system"])
 CELERY_BEAT_SCHEDULE = {
     "claim-timeouts": {"task": "matches.tasks.claim_timeouts", "schedule": 60.0},
+    "ladder-forfeits": {"task": "matches.tasks.ladder_forfeits", "schedule": 600.0},
 }
 
 # --- Pearlsite ------------------------------------------------------------------------------
