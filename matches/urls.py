@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, profiles
+from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, profiles, tournaments
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
@@ -34,5 +34,10 @@ urlpatterns = [
     path("ladders/<int:pk>/history/", ladders.LadderHistoryApi.as_view(), name="ladder-history"),
     path("ladders/<int:pk>/join/", ladders.LadderJoinApi.as_view(), name="ladder-join"),
     path("ladders/<int:pk>/challenges/", ladders.LadderChallengeApi.as_view(), name="ladder-challenge"),
+    path("tournaments/", tournaments.TournamentListApi.as_view(), name="tournament-list"),
+    path("tournaments/<int:pk>/", tournaments.TournamentDetailApi.as_view(), name="tournament-detail"),
+    path("tournaments/<int:pk>/join/", tournaments.TournamentJoinApi.as_view(), name="tournament-join"),
+    path("tournaments/<int:pk>/leave/", tournaments.TournamentLeaveApi.as_view(), name="tournament-leave"),
+    path("tournaments/<int:pk>/start/", tournaments.TournamentStartApi.as_view(), name="tournament-start"),
     path("events/", events.EventListApi.as_view(), name="event-list"),
 ]

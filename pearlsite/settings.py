@@ -156,6 +156,10 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": ["active", "finished", "aborted"],
         "ChallengeStatusEnum": ["open", "started", "declined", "cancelled"],
         "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
+        "TournamentStatusEnum": ["open", "running", "finished", "cancelled"],
+        "TournamentGameStatusEnum": ["active", "finished", "aborted", "bye"],
+        "TournamentKindEnum": ["round-robin", "swiss"],
+        "LadderEventKindEnum": ["joined", "climbed", "defended", "forfeited"],
     },
 }
 
@@ -187,11 +191,14 @@ CELERY_TASK_ROUTES = {
     "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
     "matches.tasks.ladder_forfeits": {"queue": "ai-move"},
+    "matches.tasks.tournament_advance": {"queue": "ai-move"},
+    "matches.tasks.tournaments_tick": {"queue": "ai-move"},
 }
 CELERY_WORKER_QUEUES = env.list("CELERY_QUEUES", default=["ai-move", "analysis-user", "analysis-system"])
 CELERY_BEAT_SCHEDULE = {
     "claim-timeouts": {"task": "matches.tasks.claim_timeouts", "schedule": 60.0},
     "ladder-forfeits": {"task": "matches.tasks.ladder_forfeits", "schedule": 600.0},
+    "tournaments-tick": {"task": "matches.tasks.tournaments_tick", "schedule": 60.0},
 }
 
 # --- Pearlsite ------------------------------------------------------------------------------
