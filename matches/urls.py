@@ -28,6 +28,8 @@ urlpatterns = [
     path("analyses/<int:pk>/", analysis.AnalysisDetailApi.as_view(), name="analysis-detail"),
     path("players/", players.PlayerListApi.as_view(), name="player-list"),
     path("players/<str:username>/", players.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<str:username>/matches/export/", players.PlayerExportApi.as_view(), name="player-export"),
+    path("players/<str:username>/matches/export", players.PlayerExportNoSlashApi.as_view()),
     path("players/<str:username>/ratings/<slug:game>/", players.RatingHistoryApi.as_view(), name="player-ratings"),
     path("ladders/", ladders.LadderListApi.as_view(), name="ladder-list"),
     path("ladders/<int:pk>/", ladders.LadderDetailApi.as_view(), name="ladder-detail"),

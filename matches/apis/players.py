@@ -1,9 +1,12 @@
 """Players: the list, a player's page, rating histories, and the leaderboards per game."""
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -12,7 +15,7 @@ from matches.rating_keys import GLICKO2, WENG_LIN
 from matches.selectors import players
 
 from .matches import MatchSummaryOut
-from .query import Api, PageQueryIn, query_params
+from .query import Api, PageQueryIn, parse_query, query_params
 from .schema import errors, page_of, paginated
 
 
@@ -139,3 +142,55 @@ class LeaderboardApi(Api):
         first = (paginator.page.number - 1) * paginator.page.paginator.per_page + 1
         entries = [players.leaderboard_entry(row, first + i) for i, row in enumerate(rows)]
         return paginator.get_paginated_response(LeaderboardEntryOut(entries, many=True).data)
+
+
+class TextRecordsRenderer(JSONRenderer):
+    """Names `?format=text` for DRF's negotiation; the records themselves are streamed."""
+
+    media_type, format = "text/plain", "text"
+
+
+class NdjsonRenderer(JSONRenderer):
+    media_type, format = "application/x-ndjson", "ndjson"
+
+
+EXPORT_TYPES = {"text": "text/plain; charset=utf-8", "ndjson": "application/x-ndjson"}
+
+
+class ExportQueryIn(serializers.Serializer):
+    format = serializers.ChoiceField(choices=list(EXPORT_TYPES), default="text", help_text=(
+        "text: the text records of matches/{id}/export/, a blank line between them; "
+        "ndjson: one JSON object a line (id, game, variant, seats, result, finished_at, record)"))
+
+
+class PlayerExportApi(Api):
+    permission_classes = [permissions.AllowAny]
+    # `format` picks a renderer before the handler runs: both are declared, so it never 404s.
+    renderer_classes = [TextRecordsRenderer, NdjsonRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False):
+        if not force:
+            request.query = parse_query(ExportQueryIn, request)   # a bad ?format= is a 400, not a 404
+        return super().perform_content_negotiation(request, force)
+
+    def finalize_response(self, request: Request, response, *args, **kwargs):
+        if isinstance(response, Response):           # a refusal: JSON, as everywhere
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    @extend_schema(parameters=[ExportQueryIn], summary="Every finished match of a player, streamed as records",
+                   responses={(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description=(
+                       "text records (or NDJSON with ?format=ndjson)")),
+                       **errors("player_not_found", "invalid_filter")})
+    def get(self, request: Request, username: str) -> StreamingHttpResponse:
+        form = request.query["format"]
+        chunks = players.export_chunks(players.export_query(username), form)
+        response = StreamingHttpResponse(chunks, content_type=EXPORT_TYPES[form])
+        suffix = "txt" if form == "text" else "ndjson"
+        response["Content-Disposition"] = f'attachment; filename="{username}-matches.{suffix}"'
+        return response
+
+
+@extend_schema_view(get=extend_schema(exclude=True))
+class PlayerExportNoSlashApi(PlayerExportApi):
+    """`players/{username}/matches/export` without the slash, answered in place (no redirect)."""

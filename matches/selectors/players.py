@@ -5,7 +5,9 @@ A leaderboard lists the ratings of one key (`matches.rating_keys`) that are esta
 `LEADERBOARD_INACTIVE_DAYS`), best first; a player's rank is their place on it."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+from typing import Iterator
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -18,10 +20,11 @@ from matches.glicko import PROVISIONAL_DEVIATION
 from matches.models import Match, MatchSeat, Profile, Rating, RatingChange
 from matches.rating_keys import RatingKey, key_named
 
-from .matches import match_summary
+from .matches import match_export, match_summary, seats_payload
 
 User = get_user_model()
 RECENT_MATCHES = 10
+EXPORT_CHUNK = 100
 
 
 def rating_key(game: str, variant: str | None) -> RatingKey:
@@ -128,3 +131,26 @@ def rating_point(change: RatingChange) -> dict:
             "rating_before": round(change.rating_before, 1), "rating_after": round(change.rating_after, 1),
             "deviation_before": round(change.deviation_before, 1),
             "deviation_after": round(change.deviation_after, 1)}
+
+
+def export_query(username: str) -> QuerySet[Match]:
+    """A player's finished matches, oldest first (every finished match is public; hidden parts
+    are left out of each record by `match_export`)."""
+    user = get_player(username)
+    return (Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+            .prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.select_related("user")))
+            .distinct().order_by("id"))
+
+
+def export_chunks(matches: QuerySet[Match], form: str) -> Iterator[str]:
+    """The records one by one: text records separated by a blank line, or one JSON object a line."""
+    for i, match in enumerate(matches.iterator(chunk_size=EXPORT_CHUNK)):
+        record = match_export(match)
+        if form == "ndjson":
+            yield json.dumps({
+                "id": match.pk, "game": match.game, "variant": match.variant or None,
+                "seats": seats_payload(match.seats.all()), "result": match.result,
+                "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+                "record": record}, separators=(",", ":")) + "\n"
+        else:
+            yield ("\n" if i else "") + record
