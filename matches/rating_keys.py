@@ -11,6 +11,9 @@ from typing import Mapping, NamedTuple
 
 import games
 
+from .glicko import PROVISIONAL_DEVIATION as GLICKO_PROVISIONAL
+from .weng_lin import PROVISIONAL_DEVIATION as WENG_LIN_PROVISIONAL
+
 RATED_VARIANTS: dict[str, tuple[str, ...]] = {
     "hasami-shogi": ("tenbin",),        # diagonal lines, edge runs and the mover's own intervention
     "ring-rugby": ("basic",),           # no revival, big move or goal closure
@@ -19,6 +22,8 @@ RATED_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 GLICKO2, WENG_LIN = "glicko2", "weng-lin"
+# Above this deviation a rating is provisional (left off the leaderboards).
+PROVISIONAL_DEVIATION = {GLICKO2: GLICKO_PROVISIONAL, WENG_LIN: WENG_LIN_PROVISIONAL}
 
 
 class RatingKey(NamedTuple):
@@ -54,6 +59,10 @@ def system_for(game: str) -> str:
     """Glicko-2 for two-seat games; Weng–Lin (Plackett–Luce) for every game that seats more, for
     all its matches (so one player has one rating per key, on one scale)."""
     return GLICKO2 if games.get_game(game).max_players <= 2 else WENG_LIN
+
+
+def is_provisional(system: str, deviation: float) -> bool:
+    return deviation > PROVISIONAL_DEVIATION[system]
 
 
 def rated_keys(game: str) -> list[RatingKey]:

@@ -16,6 +16,9 @@ MU, SIGMA = 25.0, 25.0 / 3.0
 SCALE = DEFAULT_DEVIATION / SIGMA          # 42 Glicko points per OpenSkill point
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+# σ narrows more slowly than Glicko's deviation: σ ≈ 6.4 (270 shown) takes about a dozen matches,
+# as Glicko-2's 110 takes about ten games. Above it a rating is provisional.
+PROVISIONAL_DEVIATION = 270.0
 
 
 def to_openskill(rating: float, deviation: float, model: PlackettLuce = MODEL):

@@ -1,7 +1,7 @@
 """Player reads: the player list, a player's page, rating histories and the leaderboards.
 
 A leaderboard lists the ratings of one key (`matches.rating_keys`) that are established
-(deviation at most `PROVISIONAL_DEVIATION`) and active (a rated result within
+(deviation at most the system's provisional threshold) and active (a rated result within
 `LEADERBOARD_INACTIVE_DAYS`), best first; a player's rank is their place on it."""
 from __future__ import annotations
 
@@ -16,9 +16,8 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.glicko import PROVISIONAL_DEVIATION
 from matches.models import Match, MatchSeat, Profile, Rating, RatingChange
-from matches.rating_keys import RatingKey, key_named
+from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, is_provisional, key_named, system_for
 
 from .matches import match_export, match_summary, seats_payload
 
@@ -46,9 +45,10 @@ def get_player(username: str):
 
 def leaderboard_query(key: RatingKey) -> QuerySet[Rating]:
     since = timezone.now() - timedelta(days=settings.LEADERBOARD_INACTIVE_DAYS)
+    widest = PROVISIONAL_DEVIATION[system_for(key.game)]
     return (Rating.objects.select_related("user", "user__profile")
-            .filter(game=key.game, variant=key.variant, deviation__lte=PROVISIONAL_DEVIATION,
-                    last_played_at__gte=since, user__is_active=True)
+            .filter(game=key.game, variant=key.variant, deviation__lte=widest, last_played_at__gte=since,
+                    user__is_active=True)
             .order_by("-rating", "user_id"))
 
 
@@ -64,7 +64,7 @@ def leaderboard_rank(row: Rating) -> int | None:
 def rating_payload(row: Rating, rank: int | None = None) -> dict:
     return {"game": row.game, "variant": row.variant or None, "system": row.system,
             "rating": round(row.rating, 1), "deviation": round(row.deviation, 1),
-            "provisional": row.deviation > PROVISIONAL_DEVIATION, "rank": rank, "games": row.games,
+            "provisional": is_provisional(row.system, row.deviation), "rank": rank, "games": row.games,
             "wins": row.wins, "draws": row.draws, "losses": row.losses, "last_played_at": row.last_played_at}
 
 

@@ -119,3 +119,18 @@ def test_unrated_and_aborted_matches_leave_ratings_alone(users):
     results.match_abort(match_id=rated.pk, user=ben)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert UserFactory(username="dee").ratings.count() == 0
+
+
+@pytest.mark.django_db
+def test_each_system_has_its_own_provisional_threshold(users):
+    from matches.rating_keys import is_provisional
+    from matches.selectors.players import leaderboard_query
+
+    ann, ben, _ = users
+    assert is_provisional("glicko2", 111) and not is_provisional("glicko2", 110)
+    assert is_provisional("weng-lin", 271) and not is_provisional("weng-lin", 250)
+    Rating.objects.create(user=ann, game="pearl-survival", system="weng-lin", deviation=250,
+                          last_played_at=ann.date_joined)
+    Rating.objects.create(user=ben, game="hasami-shogi", deviation=250, last_played_at=ben.date_joined)
+    assert [r.user for r in leaderboard_query(RatingKey("pearl-survival"))] == [ann]
+    assert not leaderboard_query(RatingKey("hasami-shogi")).exists()
