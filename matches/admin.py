@@ -7,10 +7,16 @@ from .models import (
     Event,
     Ladder,
     LadderEntry,
+    LadderEvent,
     Match,
     MatchSeat,
     Move,
+    Profile,
     Rating,
+    RatingChange,
+    Tournament,
+    TournamentEntry,
+    TournamentGame,
     Vacation,
 )
 
@@ -47,4 +53,11 @@ class EngineJobAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in EngineJob._meta.fields]
 
 
-admin.site.register([Move, Rating, LadderEntry, Analysis, Event, Vacation])
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "game", "kind", "status", "current_round", "rounds", "starts_at")
+    list_filter = ("status", "kind", "game")
+
+
+admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Profile,
+                     TournamentEntry, TournamentGame, Vacation])

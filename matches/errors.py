@@ -101,12 +101,23 @@ CODES: dict[str, tuple[int, str]] = {
     "too_many_analyses": (429, "you have as many analyses waiting or running as allowed (detail.limit)"),
     # ladders
     "staff_only": (403, "only staff may do this"),
-    "not_two_player": (400, "ladders are for two-player games"),
+    "not_two_player": (400, "ladders and tournaments are for games two can play"),
     "ladder_exists": (409, "a ladder with this name exists"),
     "already_joined": (409, "you are on this ladder already"),
     "not_on_ladder": (403, "join the ladder first"),
     "out_of_reach": (400, "the opponent is not within challenge reach above you"),
-    "ladder_game_pending": (409, "you have a ladder game or challenge with this player already"),
+    "ladder_game_pending": (409, "a ladder challenge or game is already under way with this player, or as "
+                                 "your challenge (one at a time)"),
+    # tournaments
+    "tournament_not_found": (404, "no tournament with this id"),
+    "invalid_tournament": (400, "the tournament's settings do not fit together (detail names the field)"),
+    "tournament_closed": (409, "the tournament has started or ended: entries are closed"),
+    "tournament_full": (409, "the tournament has as many entrants as it takes"),
+    "already_entered": (409, "you have entered this tournament already"),
+    "not_entered": (409, "you have not entered this tournament"),
+    "not_organiser": (403, "only the tournament's organiser may do this"),
+    "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
+    "tournament_game": (409, "a tournament game cannot be aborted: resign instead"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchSeat, TournamentGame
 
 from . import clocks, conditional, dispatch, ratings, standings
 from .events import notify
@@ -32,6 +32,8 @@ def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
         standings.record_ladder_result(match, seats, outcome)
+    if status == Match.Status.FINISHED:
+        standings.record_tournament_result(match, outcome)
     notify([s.user for s in seats], "match_finished", {"match": match.pk, "result": match.result})
 
 
@@ -71,6 +73,8 @@ def match_abort(*, match_id: int, user) -> Match:
     require_active(match)
     if len(_seats_that_moved(match)) >= len(seats):
         raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
+    if TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("tournament_game", "a tournament game cannot be aborted: resign instead")
     _abort(match, seats)
     match.save()
     return match
