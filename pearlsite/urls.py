@@ -7,7 +7,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
+    path("", include("web.urls")),
 ]
 
-handler404 = "matches.errors.not_found_view"
+handler404 = "web.views.base.not_found_handler"
 handler500 = "matches.errors.server_error_view"
