@@ -23,7 +23,7 @@ def browser_env(monkeypatch, settings, live_server):
     """The live server answers long polls quickly; the ORM may run while Playwright's event loop
     runs in this thread (only during a browser test)."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    settings.WEB_LIVE_WAIT_SECONDS = 2.0
+    settings.WEB_LIVE_WAIT_SECONDS = 1.0
     return live_server
 
 

@@ -74,6 +74,8 @@ function wireBoard() {
   picker = null;
   if (!svg || !legal) return;
   picker = new BoardPicker(svg, JSON.parse(legal.textContent), { onMove: playMove, onChoices: showChoices });
+  const help = $("#board-help");
+  if (help) help.hidden = !picker.enabled;
 }
 
 function wire() {
