@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 import games
 from matches.selectors.matches import get_match, legal_moves_for, viewer_seat
-from matches.services import challenges, play
+from matches.services import analysis, challenges, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,3 +76,16 @@ def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
     page.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
     page.goto(f"/matches/{_engine_match(alice, 'hasami-shogi', moves=2)}/")
     page.screenshot(path=str(shots / "match-phone.png"), full_page=True)
+
+
+def test_a_finished_match_with_its_evaluation_chart(new_page, alice, shots):
+    pk = _engine_match(alice, "hasami-shogi", moves=12)
+    results.match_resign(match_id=pk, user=alice)
+    analysis.analysis_request(match_id=pk, user=alice, level="easy")
+    page = new_page()
+    page.goto(f"/matches/{pk}/")
+    chart = page.locator("#region-analysis svg.chart")
+    expect(chart).to_be_visible()
+    assert chart.locator("circle").count() == get_match(pk).ply
+    expect(page.locator("#region-status")).to_contain_text("engine (random) won (resignation)")
+    page.screenshot(path=str(shots / "match-analysis.png"), full_page=True)
