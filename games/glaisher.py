@@ -661,9 +661,9 @@ class Glaisher(Game):
         "reserve": OptionSpec(39, "discs in the shared reserve at the start",
                               choices=("unlimited",), min=0, max=200),
         "repetition": OptionSpec(3, "draw on the N-th occurrence of a position (0: off)",
-                                 choices=(0,), min=2, max=9),
+                                 min=2, max=9, off=0),
         "max_plies": OptionSpec(400, "draw after this many plies without a winner (0: off)",
-                                choices=(0,), min=1, max=10000),
+                                min=1, max=10000, off=0),
     }
     variants = {"standard": {}, "ring2": {"setup": "ring2"}, "advanced": {"setup": "free"}}
     summary = ("A connection game on a 61-cell hexagonal board. On each turn a "

@@ -942,7 +942,10 @@ class RingRugbyGame(Game):
                                        min=2, max=6),
         "max_plies": OptionSpec(400, "ply cap, then a draw (safeguard)", min=10, max=2000),
     }
-    variants = {"advanced": {}, "basic": {"advanced": False}}
+    # §5 names the defaults `advanced`; like every game they are also called `standard`, the
+    # name used in payloads and records, and `advanced` stays accepted for them.
+    variants = {"standard": {}, "basic": {"advanced": False}}
+    variant_aliases = {"advanced": "standard"}
 
     def _new_state(self, players: int, seed: int, options: dict) -> RingRugbyState:
         rules = _check_rules(options)

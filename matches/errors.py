@@ -22,6 +22,8 @@ import games
 CODES: dict[str, tuple[int, str]] = {
     # request shape
     "parse_error": (400, "the body is not JSON"),
+    "json_too_deep": (400, "the body's JSON nests arrays and objects too deeply"),
+    "payload_too_large": (413, "the body is larger than the server accepts (detail.limit, in bytes)"),
     "validation_error": (400, "the body's fields are not valid (detail names them)"),
     "invalid_input": (400, "a value the database cannot hold or search for (such as a NUL character)"),
     "invalid_filter": (400, "a query parameter is malformed"),
@@ -40,6 +42,7 @@ CODES: dict[str, tuple[int, str]] = {
     "username_taken": (409, "the username is taken"),
     # not found
     "not_found": (404, "no such resource"),
+    "page_not_found": (404, "the page number is past the last page"),
     "game_not_found": (404, "no game with this slug"),
     "match_not_found": (404, "no match with this id"),
     "challenge_not_found": (404, "no challenge with this id"),
@@ -49,7 +52,8 @@ CODES: dict[str, tuple[int, str]] = {
     # the rules (games.GameError codes)
     games.GameError.code: (400, "the rules refuse the request"),
     games.UnknownGameError.code: (400, "no game with this slug"),
-    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed"),
+    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed (detail.option names "
+                                          "it; detail.variant an unknown variant)"),
     games.InvalidMoveError.code: (400, "the text is not a move of this game"),
     games.IllegalMoveError.code: (400, "the move is not legal in this position"),
     games.GameOverError.code: (409, "the game is over"),
@@ -127,7 +131,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, games.GameError):
         code = exc.code if exc.code in CODES else games.GameError.code
-        return Response(error_body(code, str(exc)), status=CODES[code][0])
+        return Response(error_body(code, str(exc), getattr(exc, "detail", None)), status=CODES[code][0])
     if isinstance(exc, DataError):
         return Response(error_body("invalid_input", CODES["invalid_input"][1]), status=400)
     if isinstance(exc, Http404):

@@ -55,10 +55,23 @@ class ChallengeForm(forms.Form):
         rules = games.get_game(slug)
         players = data.get("players") or (rules.min_players if rules.max_players == 1 else max(2, rules.min_players))
         data["opponents"] = self._opponents(data, players - 1)
-        data["options"] = {name: self.data[option_field_name(slug, name)].strip()
-                           for name in rules.options
-                           if self.data.get(option_field_name(slug, name), "").strip()}
+        data["options"] = self._options(rules, data.get("variant") or None)
         return data
+
+    def _options(self, rules: games.Game, variant: str | None) -> dict:
+        """The options typed or chosen, as the catalogue's values. A field left at the game's
+        default or at the variant's value is left out, so the variant (applied first) stands."""
+        specs = rules.describe()["options"]
+        preset = rules.variants.get(rules.variant_aliases.get(variant, variant), {}) if variant else {}
+        chosen = {}
+        for name, spec in specs.items():
+            text = self.data.get(option_field_name(rules.slug, name), "").strip()
+            if not text:
+                continue
+            value = option_value(spec, text)
+            if value != spec["default"] and (name not in preset or value != preset[name]):
+                chosen[name] = value
+        return chosen
 
     def _opponents(self, data: dict, count: int) -> list[str | None]:
         kind = data.get("opponent")
@@ -78,15 +91,27 @@ def _text(value) -> str:
     return "" if value is None else str(value)
 
 
+def option_value(spec: dict, text: str):
+    """A form's text as the option's value: one of its choices (or its 'off' value) spelled as the
+    page shows it, a whole number for a range, else the text itself (the rules judge it)."""
+    for value in [*spec.get("choices", []), *([spec["off"]] if "off" in spec else [])]:
+        if _text(value) == text:
+            return value
+    if "min" in spec and text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
 def option_inputs(entry: dict) -> list[dict]:
     """How each option of a catalogue entry (`describe()`) is asked for: a select when it has only
-    choices, a number box for a plain range, a text box (with the choices suggested) otherwise."""
+    choices, a number box for a plain range, a text box (with the admitted values named) otherwise."""
     inputs = []
     for name, spec in entry["options"].items():
         choices = [_text(c) for c in spec.get("choices", [])]
         has_range = "min" in spec
-        kind = "select" if choices and not has_range else "number" if has_range and not choices else "text"
-        hint = ", ".join(choices + ([f"{spec['min']}–{spec['max']}"] if has_range else []))
+        off = f"{_text(spec['off'])} (off)" if "off" in spec else ""
+        kind = "select" if choices and not has_range else "number" if has_range and not choices and not off else "text"
+        hint = ", ".join([*choices, *([f"{spec['min']}–{spec['max']}"] if has_range else []), *([off] if off else [])])
         inputs.append({"name": name, "field": option_field_name(entry["slug"], name),
                        "label": name.replace("_", " "), "doc": spec["doc"], "kind": kind,
                        "choices": choices, "default": _text(spec["default"]), "hint": hint,

@@ -38,7 +38,7 @@ class DaiHasamiShogi(FamilyGame):
                                 choices=("ortho", "ortho_diag")),
         "five_must_survive_reply": OptionSpec(False, "a five must outlive one reply"),
         "custodial_max": OptionSpec("any", "the longest run that can be taken",
-                                    choices=("any", 1)),
+                                    choices=("any", 1), aliases={"1": 1}),
     }
     variants = {"standard": {}}
     files = ranks = 9

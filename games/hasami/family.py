@@ -73,9 +73,9 @@ _NOTATION_RE = re.compile(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)")
 # ---------------------------------------------------------------------------------------------
 SHARED_OPTIONS: dict[str, OptionSpec] = {
     "repetition": OptionSpec(4, "draw on the N-th occurrence of a position (0: off)",
-                             choices=(0,), min=2, max=9),
+                             min=2, max=9, off=0),
     "no_capture_limit": OptionSpec(100, "draw after N plies without a capture (0: off)",
-                                   choices=(0,), min=1, max=1000),
+                                   min=1, max=1000, off=0),
 }
 
 

@@ -1057,7 +1057,11 @@ class NewEleusis(Game):
                           "player: seat 0 (rotating with rounds=all) is God",
                           choices=("machine", "player")),
         "rule": OptionSpec(None, "machine mode only, secret: the rule as text or a JSON AST; "
-                           "null = the engine picks one from its bank", parse=_rule_option),
+                           "null = the engine picks one from its bank", parse=_rule_option,
+                           schema={"anyOf": [
+                               {"type": "null"},
+                               {"type": "string", "pattern": "\\S", "maxLength": 500},
+                               {"type": "object", "required": ["op"]}]}),
         "sudden_death": OptionSpec("seed", "sudden-death thresholds: seed 30 / 20 after the "
                                    "marker, classic 40 / 30", choices=("seed", "classic")),
         "rounds": OptionSpec(1, "all = every seat is God once (player mode)", choices=(1, "all")),

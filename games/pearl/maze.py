@@ -57,7 +57,9 @@ def white_square(g: Grid, n: int) -> int:
 
 
 def _parse_goal(value) -> str:
-    text = str(value).strip().lower()
+    if not isinstance(value, str):
+        raise ValueError("the goal is `none` or a point name such as j12")
+    text = value.strip().lower()
     if text != "none" and not _POINT_RE.fullmatch(text):
         raise ValueError("the goal is `none` or a point name such as j12")
     return text
@@ -166,7 +168,8 @@ class PearlMaze(PearlGame):
         "black": OptionSpec("corner", "black replaces the top-left corner, or stands left of it",
                             choices=("corner", "outside")),
         "goal": OptionSpec("none", "maximum-steps mode, or reach-the-goal mode: a point name "
-                           "(not black's start)", parse=_parse_goal),
+                           "(not black's start)", parse=_parse_goal,
+                           schema={"type": "string", "pattern": "^\\s*([Nn][Oo][Nn][Ee]|[A-Za-z][1-9][0-9]?)\\s*$"}),
         "push_off": OptionSpec("no", "may a step push a pearl off the board",
                                choices=("no", "yes")),
     }

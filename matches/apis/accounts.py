@@ -33,6 +33,7 @@ class TokenOut(serializers.Serializer):
 
 class AccountCreateApi(Api):
     permission_classes = [permissions.AllowAny]
+    throttle_scopes = {"POST": "registration"}
 
     @extend_schema(request=RegisterIn, summary="Register an account",
                    responses={201: RegisteredOut, **errors("invalid_username", "weak_password",
@@ -46,6 +47,7 @@ class AccountCreateApi(Api):
 
 class TokenApi(Api):
     permission_classes = [permissions.AllowAny]
+    throttle_scopes = {"POST": "login"}
 
     @extend_schema(request=TokenIn, summary="Get your API token",
                    responses={200: TokenOut, **errors("invalid_credentials", body=True)})

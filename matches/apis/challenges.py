@@ -16,7 +16,8 @@ from .schema import errors, page_of, paginated, valid
 
 class ChallengeIn(serializers.Serializer):
     game = serializers.CharField(max_length=40, help_text="a slug from GET /api/v1/games/")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
         child=serializers.CharField(allow_null=True, max_length=150), required=False, default=list,
@@ -37,7 +38,7 @@ class ChallengeSeatOut(serializers.Serializer):
 class ChallengeOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     rated = serializers.BooleanField()
     days_per_move = serializers.IntegerField(allow_null=True)
@@ -58,7 +59,9 @@ class ChallengeListQueryIn(PageQueryIn):
 
 
 class ChallengeListCreateApi(Api):
-    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+    throttle_scopes = {"POST": "challenge"}
+
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found")},
                    summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
     @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:

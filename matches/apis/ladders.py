@@ -19,7 +19,8 @@ from .schema import errors, page_of, paginated, valid
 class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     game = serializers.CharField(max_length=40)
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50)
     days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60)
@@ -40,7 +41,7 @@ class LadderOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     challenge_reach = serializers.IntegerField(help_text="how many ranks above you may challenge")
     days_per_move = serializers.IntegerField(allow_null=True)
@@ -57,7 +58,7 @@ class LadderEntryOut(serializers.Serializer):
 
 
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
@@ -94,6 +95,7 @@ class LadderJoinApi(Api):
 
 class LadderChallengeApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "challenge"}
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
         201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",

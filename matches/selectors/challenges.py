@@ -11,7 +11,7 @@ from matches.models import Challenge, ChallengeSeat
 def challenge_payload(challenge: Challenge) -> dict:
     rules = games.get_game(challenge.game)
     return {
-        "id": challenge.pk, "game": challenge.game, "variant": challenge.variant or None,
+        "id": challenge.pk, "game": challenge.game, "variant": rules.variant_of(challenge.options),
         "options": rules.public_options(challenge.options), "rated": challenge.rated,
         "days_per_move": challenge.days_per_move, "status": challenge.status,
         "created_by": challenge.created_by.username,

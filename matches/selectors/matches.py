@@ -5,6 +5,7 @@ import json
 from typing import Sequence
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
@@ -46,7 +47,7 @@ def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dic
     rules = games.get_game(match.game)
     seats = list(match.seats.all()) if seats is None else seats
     return {
-        "id": match.pk, "game": match.game, "variant": match.variant or None,
+        "id": match.pk, "game": match.game, "variant": rules.variant_of(match.options),
         "options": rules.public_options(match.options), "status": match.status,
         "seats": seats_payload(seats), "ply": match.ply, "to_move": match.to_move,
         "rated": match.rated, "deadline": match.deadline, "result": match.result,
@@ -65,6 +66,9 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload["viewer_seat"] = seat
     payload["state"] = state.view(seat)
     payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
+    grammar = games.get_game(match.game).grammar
+    payload["legal_moves_complete"] = grammar.legal_moves_complete
+    payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
     return payload
 
@@ -91,7 +95,7 @@ def match_export(match: Match) -> str:
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
-        "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
+        "Variant": rules.variant_of(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
     for s in match.seats.all():

@@ -67,14 +67,15 @@ def challenge_create(*, creator, game: str, options: dict | None = None,
     if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
         raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
     challenge = Challenge.objects.create(
-        game=rules.slug, variant=variant or rules.variant_of(normalized) or "", options=normalized,
+        game=rules.slug, variant=rules.variant_of(normalized), options=normalized,
         rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
     ChallengeSeat.objects.bulk_create([
         ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
                       accepted=(r.user == creator or bool(r.ai_level)))
         for i, r in enumerate(plan)])
     invited = [r.user for r in plan if r.user is not None and r.user != creator]
-    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "from": creator.username})
+    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "variant": challenge.variant,
+                                  "from": creator.username})
     _start_if_ready(challenge)
     return challenge
 

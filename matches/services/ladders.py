@@ -29,7 +29,7 @@ def ladder_create(*, name: str, game: str, variant: str | None = None, options: 
     normalized = rules.normalize_options(options, variant or None)
     if Ladder.objects.filter(name=name).exists():
         raise ServiceError("ladder_exists", f"a ladder named {name!r} exists")
-    return Ladder.objects.create(name=name, game=rules.slug, variant=variant or "", options=normalized,
+    return Ladder.objects.create(name=name, game=rules.slug, variant=rules.variant_of(normalized), options=normalized,
                                  challenge_reach=challenge_reach, days_per_move=days_per_move)
 
 
@@ -60,5 +60,5 @@ def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     if busy:
         raise ServiceError("ladder_game_pending", "you already have a ladder game or challenge with this player")
     return challenge_create(creator=user, game=ladder.game, options=ladder.options,
-                            variant=ladder.variant or None, opponents=[opponent], rated=True,
+                            opponents=[opponent], rated=True,
                             days_per_move=ladder.days_per_move, ladder=ladder)

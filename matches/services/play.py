@@ -45,7 +45,8 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     match.save()
     match_seats = MatchSeat.objects.bulk_create([
         MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
-    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
+    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug,
+                                                      "variant": rules.variant_of(match.options)})
     dispatch.schedule_reply(match, match_seats)
     return match
 

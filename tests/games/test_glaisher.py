@@ -409,7 +409,7 @@ def test_options_and_variants_are_the_rule_books():
     assert GAME.normalize_options(None, "advanced")["setup"] == "free"
     assert set(GAME.variants) == {"standard", "ring2", "advanced"}
     assert GAME.normalize_options({"reserve": "unlimited"})["reserve"] == "unlimited"
-    assert GAME.normalize_options({"reserve": "200", "max_plies": "10000"})["reserve"] == 200
+    assert GAME.normalize_options({"reserve": 200, "max_plies": 10000})["reserve"] == 200
     for bad in ({"reserve": 201}, {"reserve": -1}, {"reserve": "lots"}, {"repetition": 1},
                 {"repetition": 10}, {"max_plies": 10001}, {"max_plies": -1}, {"setup": "ring4"}):
         with pytest.raises(InvalidOptionsError):

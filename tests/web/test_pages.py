@@ -270,3 +270,19 @@ def test_player_games_and_ratings_pages(client, login, alice):
     html = client.get("/players/alice/").content.decode()
     assert "Hasami Shogi #" in html and "No rated games yet." in html
     assert client.get("/games/hasami-shogi/leaderboard/").status_code == 200
+
+
+def test_option_fields_take_the_catalogues_values_and_leave_a_variant_standing(login, alice):
+    client = login(alice)
+    # Every field at the game's default (as a page without script sends them): the variant stands.
+    defaults = {"option-hasami-shogi-tenbin": "false", "option-hasami-shogi-directions": "4",
+                "option-hasami-shogi-capture_goal": "5", "option-hasami-shogi-hashi_otoshi": "true"}
+    client.post("/challenges/", {"game": "hasami-shogi", "variant": "tenbin", "opponent": "engine",
+                                 "level": "random", **defaults})
+    options = Challenge.objects.get().options
+    assert options["tenbin"] is True and options["directions"] == 8 and options["capture_goal"] == "all_but_one"
+    assert options["hashi_otoshi"] is True
+    client.post("/challenges/", {"game": "glaisher", "opponent": "engine", "level": "random",
+                                 "option-glaisher-repetition": "0", "option-glaisher-reserve": "unlimited"})
+    options = Challenge.objects.filter(game="glaisher").get().options
+    assert options["repetition"] == 0 and options["reserve"] == "unlimited"

@@ -21,7 +21,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, status: int = 200) -> Http
     context = {
         "games": selectors.my_games(request.user), "challenges": selectors.lobby_challenges(request.user),
         "form": form, "chosen_game": chosen,
-        "catalogue": [{**e, "inputs": option_inputs(e)} for e in entries],
+        "catalogue": [{**e, "inputs": option_inputs(e), "variants_id": f"variants-{e['slug']}"} for e in entries],
     }
     return render(request, "web/lobby.html", context, status=status)
 
