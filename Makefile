@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http bench-latency clean
+.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,19 @@ run: install
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py serve
 
-test: install
+test: install chromium
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The browser tests drive Debian's Chromium (Playwright's own browser downloads are not used);
+# the IPA Gothic font draws the Japanese piece labels in screenshots.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium fonts-ipafont-gothic; }
+
+# PNGs of the lobby and a match page of every game (desktop and phone width) in var/screenshots/.
+screenshots: install chromium
+	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
+	@ls var/screenshots
 
 bench: bench-perft bench-playouts bench-moves bench-engines
 
