@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft clean
+.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http bench-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,8 +29,8 @@ test: install
 bench: bench-perft bench-playouts bench-moves bench-engines
 
 bench-perft: install
-	$(PY) -m bench.perft hasami-shogi --depth 3
-	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3
+	$(PY) -m bench.perft hasami-shogi --depth 3 --expect 63,3717,254219
+	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3 --expect 63,3645,246287
 
 bench-playouts: install
 	$(PY) -m bench.playouts --seconds 2
@@ -41,6 +41,12 @@ bench-moves: install
 
 bench-engines: install
 	$(PY) -m bench.engines
+
+# BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
+bench-http: install
+	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),--clients 1,8 --seconds 2 --json var/bench/http-smoke.json,)
+bench-latency: install
+	$(PY) -m bench.engine_latency
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -38,6 +38,19 @@ def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
         for status, found in by_status.items()}
 
 
+class TimeControlSchema(serializers.Serializer):
+    """A clock: per move (`days`) or Fischer (`initial_days`, `increment_days`, `max_days`)."""
+
+    kind = serializers.ChoiceField(choices=["per_move", "fischer"])
+    days = serializers.IntegerField(required=False, help_text="per_move: days for every turn (1-60)")
+    initial_days = serializers.IntegerField(required=False, help_text="fischer: the bank at the start (1-60)")
+    increment_days = serializers.IntegerField(required=False, help_text="fischer: added after each move (0-30)")
+    max_days = serializers.IntegerField(required=False, help_text="fischer: the most a bank holds (up to 120)")
+
+    def to_representation(self, instance):
+        return {k: v for k, v in super().to_representation(instance).items() if v is not None}
+
+
 def valid(serializer_cls, request: Request) -> dict:
     serializer = serializer_cls(data=request.data)
     if isinstance(request.data, dict):

@@ -21,7 +21,7 @@ class Challenge(models.Model):
     variant = models.CharField(max_length=40, blank=True, default="")
     options = models.JSONField(default=dict)
     rated = models.BooleanField(default=False)
-    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_control = models.JSONField(null=True, blank=True, help_text="as Match.time_control")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                    related_name="challenges_created")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)

@@ -7,13 +7,16 @@ import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat
 
+from .clocks import days_per_move
+
 
 def challenge_payload(challenge: Challenge) -> dict:
     rules = games.get_game(challenge.game)
     return {
-        "id": challenge.pk, "game": challenge.game, "variant": challenge.variant or None,
+        "id": challenge.pk, "game": challenge.game, "variant": rules.public_variant(challenge.options),
         "options": rules.public_options(challenge.options), "rated": challenge.rated,
-        "days_per_move": challenge.days_per_move, "status": challenge.status,
+        "time_control": challenge.time_control, "days_per_move": days_per_move(challenge.time_control),
+        "status": challenge.status,
         "created_by": challenge.created_by.username,
         "seats": [{"seat": s.seat, "player": s.player_name, "accepted": s.accepted}
                   for s in challenge.seats.all()],

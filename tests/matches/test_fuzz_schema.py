@@ -23,6 +23,19 @@ FUZZ = settings(max_examples=15, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Calls go straight to the WSGI app, not through Django's test client, so detach what closes
+    connections between requests (as the test client does): the test's transaction stays open."""
+    from django.core import signals
+    from django.db import close_old_connections
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def live(client_for, alice, bob):
     """A live match between alice and bob, a finished one with an analysis, an open challenge, a ladder,

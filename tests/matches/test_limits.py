@@ -140,4 +140,6 @@ def test_body_fields_keep_their_json_types(as_alice, extra, field):
 
 
 def test_options_are_read_by_the_catalogue(as_alice):
-    assert as_alice.post("/api/v1/challenges/", {**CHALLENGE, "options": {"capture_goal": "3"}}).status_code == 201
+    assert as_alice.post("/api/v1/challenges/", {**CHALLENGE, "options": {"capture_goal": 3}}).status_code == 201
+    refused = as_alice.post("/api/v1/challenges/", {**CHALLENGE, "options": {"capture_goal": "3"}})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_options"

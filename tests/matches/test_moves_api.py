@@ -66,7 +66,7 @@ def test_anonymous_and_unknown_match(anon, as_alice, match_id):
 def test_a_win_finishes_the_match(as_alice, as_bob):
     match_id = start_match(as_alice, as_bob, options={"capture_goal": 1})
     play(as_alice, match_id, "d1-d5", ply=0)
-    play(as_bob, match_id, "e9-e5", ply=1)          # moving in between is safe (rules/hasami.md §3.2)
+    play(as_bob, match_id, "e9-e5", ply=1)          # moving in between is safe (docs/rules/hasami.md §3.2)
     final = play(as_alice, match_id, "f1-f5", ply=2)["match"]   # e5 is sandwiched: capture 1 = goal
     assert final["status"] == "finished" and final["to_move"] is None
     assert final["result"]["winners"] == [0] and final["result"]["termination"] == "capture_goal"

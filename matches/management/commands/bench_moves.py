@@ -18,8 +18,8 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 import games
-from matches.services import accounts, challenges
 from matches.models import Match
+from matches.services import accounts, challenges
 
 PLAYERS = ("bench-black", "bench-white")
 
