@@ -18,9 +18,10 @@ $(STAMP): requirements.txt requirements-dev.txt
 install: $(STAMP)
 
 # Local use runs with DEBUG on (development key, local host names); production sets DJANGO_*.
+run bench-moves: export DJANGO_DEBUG ?= true
 run: install
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py migrate --noinput
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py serve
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py serve
 
 test: install chromium
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -46,8 +47,8 @@ bench-playouts: install
 	$(PY) -m bench.playouts --seconds 2
 
 bench-moves: install
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py migrate --noinput
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py bench_moves
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py bench_moves
 
 bench-engines: install
 	$(PY) -m bench.engines
