@@ -17,9 +17,10 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# Local use runs with DEBUG on (development key, local host names); production sets DJANGO_*.
 run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py serve
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py serve
 
 test: install
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -34,8 +35,8 @@ bench-playouts: install
 	$(PY) -m bench.playouts --seconds 2
 
 bench-moves: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py bench_moves
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(PY) manage.py bench_moves
 
 bench-engines: install
 	$(PY) -m bench.engines

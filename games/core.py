@@ -310,6 +310,12 @@ class Game(ABC):
             return sum(1 for key, value in settings.items() if options.get(key, value) != value)
         return min(self.variants, key=distance)
 
+    def public_variant(self, options: Mapping) -> str:
+        """`variant_of` as anyone may be shown it: secret options (a custom Eleusis rule) count as
+        their defaults, so the name never reveals that one was set."""
+        defaults = {name: self.options[name].default for name in self.secret_options}
+        return self.variant_of({**options, **defaults})
+
     @functools.cached_property
     def variant_settings(self) -> dict[str, dict]:
         """Each named variant's full option set."""

@@ -5,6 +5,8 @@ from .apis import accounts, analysis, catalogue, challenges, events, ladders, ma
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
     path("auth/token/", accounts.TokenApi.as_view(), name="auth-token"),
+    path("auth/tokens/", accounts.TokenListApi.as_view(), name="auth-token-list"),
+    path("auth/tokens/<int:pk>/", accounts.TokenDetailApi.as_view(), name="auth-token-detail"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
     path("games/<slug:slug>/rules/", catalogue.GameRulesApi.as_view(), name="game-rules"),

@@ -6,6 +6,7 @@ Every value is validated; junk raises ImproperlyConfigured at start-up.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import environ
@@ -36,13 +37,44 @@ def _bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
 
 
+def _int(name: str, default: int, minimum: int = 1) -> int:
+    try:
+        value = env.int(name, default=default)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
 DEBUG = _bool("DJANGO_DEBUG", False)
+DEVELOPMENT_SECRET_KEY = "pearlsite-local-development-key-not-for-production"
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG and env.str("PEARLSITE_REQUIRE_SECRET", default="") == "1":
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production")
-    SECRET_KEY = "pearlsite-local-development-key-not-for-production"
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
+    ALLOWED_HOSTS = ALLOWED_HOSTS or ["127.0.0.1", "localhost", "testserver"]
+else:
+    # Production refuses to start on a guessable key or without knowing its own host names.
+    if not SECRET_KEY or SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to at least 50 random characters when "
+                                   "DJANGO_DEBUG is off (python -c 'import secrets; print(secrets.token_urlsafe(50))')")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must list the site's host names when DJANGO_DEBUG is off")
+
+# HTTPS (on by default in production): HSTS, secure cookies, and a redirect from plain HTTP that a
+# TLS-terminating proxy in front may take over (PEARLSITE_SSL_REDIRECT=false). Behind such a proxy,
+# PEARLSITE_PROXY_SSL_HEADER=true trusts its X-Forwarded-Proto (only if the proxy always sets it).
+HTTPS = _bool("PEARLSITE_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = _bool("PEARLSITE_SSL_REDIRECT", HTTPS)
+if _bool("PEARLSITE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = _int("PEARLSITE_HSTS_SECONDS", 365 * 86400 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _bool("PEARLSITE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = _bool("PEARLSITE_HSTS_PRELOAD", HTTPS)     # eligibility only; submitting is yours
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+# The admin site is served only when asked for (pearlsite/urls.py).
+ADMIN_ENABLED = _bool("PEARLSITE_ADMIN", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,7 +84,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -60,6 +91,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pearlsite.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -108,10 +140,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SILENCED_SYSTEM_CHECKS = ["models.W038"]
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
      "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# API tokens unused for this many days stop working (matches/services/accounts.py).
+TOKEN_IDLE_DAYS = _int("PEARLSITE_TOKEN_IDLE_DAYS", 90)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -123,9 +159,37 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve app static files (the API docs' Swagger UI) straight from the packages, no collectstatic.
 WHITENOISE_USE_FINDERS = True
 
+# --- Rate limits (matches/apis/throttles.py, docs/security.md) -----------------------------------
+_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+THROTTLE_DEFAULTS = {
+    "anon": "120/min", "user": "600/min",                  # every request, per address / account
+    "login": "10/min", "registration": "10/hour",          # per address
+    "challenge": "60/hour", "analysis": "30/hour", "moves": "120/min",   # per account
+}
+
+
+def _throttle_rate(scope: str, default: str) -> str | None:
+    name = f"PEARLSITE_THROTTLE_{scope.upper()}"
+    raw = env.str(name, default=default).strip().lower().replace(" ", "")
+    if raw in {"off", "none"}:
+        return None
+    if not _RATE.match(raw):
+        raise ImproperlyConfigured(f"{name} must be a rate such as 10/min (or off), not {raw!r}")
+    return raw
+
+
+THROTTLE_RATES = {scope: _throttle_rate(scope, default) for scope, default in THROTTLE_DEFAULTS.items()}
+NUM_PROXIES = _int("PEARLSITE_NUM_PROXIES", 0, minimum=0)
+
+# Request bodies larger than this are refused (413) before they are read (pearlsite/limits.py).
+MAX_BODY_BYTES = _int("PEARLSITE_MAX_BODY_BYTES", 64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": ["matches.apis.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "matches.apis.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -134,7 +198,17 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "matches.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    # The browsable API (HTML forms) only while developing.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "DEFAULT_THROTTLE_CLASSES": [
+        "matches.apis.throttles.AnonThrottle",
+        "matches.apis.throttles.UserThrottle",
+        "matches.apis.throttles.ScopedThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # Client addresses come from REMOTE_ADDR, or from X-Forwarded-For set by this many proxies.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pearlsite API",
@@ -152,8 +226,15 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# --- Celery ---------------------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Throttle counters (and nothing else) live in the cache: Redis shares them between processes.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "pearlsite"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery ---------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 CELERY_RESULT_BACKEND = None  # results go to the database through services, never to Celery

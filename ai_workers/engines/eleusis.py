@@ -41,7 +41,7 @@ from typing import Iterable, Mapping
 from games import State
 from games.new_eleusis import bank
 from games.new_eleusis.cards import card_text, parse_card
-from games.new_eleusis.game import CommitRule, Judge, NoPlay, Play, parse_notation
+from games.new_eleusis.moves import CommitRule, Judge, NoPlay, Play, parse_notation
 from games.new_eleusis.induction import (
     Belief, Evidence, Hypothesis, analyse, build_space, enumerated_sources,
 )

@@ -46,6 +46,7 @@ class AnalysisOut(serializers.Serializer):
 
 class MatchAnalysisApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "analysis"}
 
     @extend_schema(request=AnalysisIn, summary="Ask an engine to analyse a finished match",
                    responses={202: AnalysisOut, **errors("match_not_found", "unknown_level", "match_in_progress",

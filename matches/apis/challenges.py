@@ -59,7 +59,9 @@ class ChallengeListQueryIn(PageQueryIn):
 
 
 class ChallengeListCreateApi(Api):
-    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+    throttle_scopes = {"POST": "challenge"}
+
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found")},
                    summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
     @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:
@@ -79,9 +81,10 @@ class ChallengeListCreateApi(Api):
 
 
 class ChallengeDetailApi(Api):
-    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")}, summary="One challenge")
+    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")},
+                   summary="One challenge (its players', or anyone's while it has an open seat)")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
+        return Response(ChallengeOut(selectors.challenge_payload(selectors.visible_challenge(pk, request.user))).data)
 
 
 def _challenge_action(service, summary: str, *codes: str):

@@ -26,7 +26,7 @@ class EventListQueryIn(PageQueryIn):
 class EventListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: page_of(EventOut), **errors("invalid_filter", auth=True)},
+    @extend_schema(responses={200: page_of(EventOut), **errors("invalid_filter", "page_not_found", auth=True)},
                    summary="Your event stream, newest first")
     @query_params(EventListQueryIn)
     def get(self, request: Request) -> Response:

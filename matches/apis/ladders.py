@@ -58,7 +58,7 @@ class LadderEntryOut(serializers.Serializer):
 
 
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
@@ -95,6 +95,7 @@ class LadderJoinApi(Api):
 
 class LadderChallengeApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "challenge"}
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
         201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",

@@ -98,7 +98,7 @@ class MatchListQueryIn(PageQueryIn):
 class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter", "page_not_found")},
                    summary="Matches, newest first, filterable", operation_id="matches_list")
     @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
@@ -128,7 +128,8 @@ class MatchDetailApi(Api):
 class MatchLegalMovesApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LegalMoveOut), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LegalMoveOut),
+                              **errors("match_not_found", "invalid_filter", "page_not_found")},
                    summary="The caller's legal moves, a page at a time (empty unless it is their turn)")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
@@ -138,6 +139,8 @@ class MatchLegalMovesApi(Api):
 
 
 class MatchMovesApi(Api):
+    throttle_scopes = {"POST": "moves"}
+
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
@@ -194,8 +197,9 @@ class BoardQueryIn(serializers.Serializer):
 class MatchBoardApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
-                              "with ?as=text"), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG (default)"),
+                              (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="text, with ?as=text"),
+                              **errors("match_not_found", "invalid_filter")},
                    summary="A picture of the position as the caller may see it")
     @query_params(BoardQueryIn)
     def get(self, request: Request, pk: int) -> HttpResponse:

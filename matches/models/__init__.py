@@ -8,6 +8,7 @@ from .ladders import Ladder, LadderEntry
 from .ratings import Rating
 from .records import Match, MatchSeat, Move
 from .seats import AI_LEVEL_MAX, Seat
+from .tokens import ApiToken
 
-__all__ = ["AI_LEVEL_MAX", "Analysis", "Challenge", "ChallengeSeat", "Event", "Ladder", "LadderEntry",
+__all__ = ["AI_LEVEL_MAX", "Analysis", "ApiToken", "Challenge", "ChallengeSeat", "Event", "Ladder", "LadderEntry",
            "Match", "MatchSeat", "Move", "Rating", "Seat"]

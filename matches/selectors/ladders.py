@@ -21,7 +21,7 @@ def get_ladder(ladder_id: int) -> Ladder:
 
 def ladder_payload(ladder: Ladder, standings: bool = False) -> dict:
     players = getattr(ladder, "player_count", None)
-    out = {"id": ladder.pk, "name": ladder.name, "game": ladder.game, "variant": games.get_game(ladder.game).variant_of(ladder.options),
+    out = {"id": ladder.pk, "name": ladder.name, "game": ladder.game, "variant": games.get_game(ladder.game).public_variant(ladder.options),
            "options": ladder.options, "challenge_reach": ladder.challenge_reach,
            "days_per_move": ladder.days_per_move,
            "players": ladder.entries.count() if players is None else players}

@@ -47,7 +47,7 @@ def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dic
     rules = games.get_game(match.game)
     seats = list(match.seats.all()) if seats is None else seats
     return {
-        "id": match.pk, "game": match.game, "variant": rules.variant_of(match.options),
+        "id": match.pk, "game": match.game, "variant": rules.public_variant(match.options),
         "options": rules.public_options(match.options), "status": match.status,
         "seats": seats_payload(seats), "ply": match.ply, "to_move": match.to_move,
         "rated": match.rated, "deadline": match.deadline, "result": match.result,
@@ -95,13 +95,15 @@ def match_export(match: Match) -> str:
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
-        "Variant": rules.variant_of(match.options), "Options": _json(rules.public_options(match.options)),
+        "Variant": rules.public_variant(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
     for s in match.seats.all():
         tags[f"Seat{s.seat}"] = s.player_name
-    if not rules.has_hidden_information:
-        tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
+    if not rules.has_hidden_information and match.status != Match.Status.ACTIVE:
+        # Seeded randomness (an ai:random seat, a deal) is predictable from the seed: it is shown
+        # once the match is over, and never for hidden-information games.
+        tags["Seed"] = match.seed
     tags["Status"] = match.status
     if match.result:
         tags["Result"] = "-".join(f"{s:g}" for s in match.result["scores"])

@@ -67,11 +67,11 @@ def challenge_create(*, creator, game: str, options: dict | None = None,
     if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
         raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
     challenge = Challenge.objects.create(
-        game=rules.slug, variant=rules.variant_of(normalized), options=normalized,
+        game=rules.slug, variant=rules.public_variant(normalized), options=normalized,
         rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
     ChallengeSeat.objects.bulk_create([
         ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
-                      accepted=(r.user == creator or bool(r.ai_level)))
+                      accepted=(r.user == creator or bool(r.ai_level)), open_seat=r.user is None and not r.ai_level)
         for i, r in enumerate(plan)])
     invited = [r.user for r in plan if r.user is not None and r.user != creator]
     notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "variant": challenge.variant,
@@ -111,10 +111,17 @@ def challenge_accept(*, challenge_id: int, user) -> Challenge:
 
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user) -> Challenge:
-    """Decline a challenge you were invited to."""
+    """Decline a challenge you were invited to; someone who took an open seat leaves it instead
+    (it is open again), so nobody can end another player's open challenge."""
     challenge = _locked_challenge(challenge_id)
-    if not challenge.seats.filter(user=user).exclude(user=challenge.created_by).exists():
+    seat = challenge.seats.filter(user=user).exclude(user=challenge.created_by).first()
+    if seat is None:
         raise ServiceError("not_invited", "only an invited player can decline")
+    if seat.open_seat:
+        seat.user, seat.accepted = None, False
+        seat.save(update_fields=["user", "accepted"])
+        notify([challenge.created_by], "challenge_seat_left", {"challenge": challenge.pk, "by": user.username})
+        return challenge
     challenge.status = Challenge.Status.DECLINED
     challenge.save(update_fields=["status", "updated_at"])
     notify([challenge.created_by], "challenge_declined", {"challenge": challenge.pk, "by": user.username})

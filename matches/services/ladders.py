@@ -3,7 +3,7 @@ and take their rank by beating them (`standings` moves the ranks when the match 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 
 import games
 from matches.errors import ServiceError
@@ -29,7 +29,7 @@ def ladder_create(*, name: str, game: str, variant: str | None = None, options: 
     normalized = rules.normalize_options(options, variant or None)
     if Ladder.objects.filter(name=name).exists():
         raise ServiceError("ladder_exists", f"a ladder named {name!r} exists")
-    return Ladder.objects.create(name=name, game=rules.slug, variant=rules.variant_of(normalized), options=normalized,
+    return Ladder.objects.create(name=name, game=rules.slug, variant=rules.public_variant(normalized), options=normalized,
                                  challenge_reach=challenge_reach, days_per_move=days_per_move)
 
 
@@ -45,8 +45,12 @@ def ladder_join(*, ladder_id: int, user) -> LadderEntry:
 @transaction.atomic
 def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     ladder = _ladder(ladder_id)
-    mine = ladder.entries.filter(user=user).first()
-    theirs = ladder.entries.select_related("user").filter(user__username=opponent).first()
+    # Lock both rungs (in id order, so two challengers cannot deadlock): a second challenge of the
+    # same pair waits for the first to commit, then sees it and is refused; ranks cannot move meanwhile.
+    entries = list(ladder.entries.select_for_update().select_related("user")
+                   .filter(Q(user=user) | Q(user__username=opponent)).order_by("pk"))
+    mine = next((e for e in entries if e.user_id == user.pk), None)
+    theirs = next((e for e in entries if e.user.username == opponent), None)
     if mine is None:
         raise ServiceError("not_on_ladder", "join the ladder before challenging")
     if theirs is None:

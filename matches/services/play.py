@@ -46,7 +46,7 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     match_seats = MatchSeat.objects.bulk_create([
         MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
     notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug,
-                                                      "variant": rules.variant_of(match.options)})
+                                                      "variant": rules.public_variant(match.options)})
     dispatch.schedule_reply(match, match_seats)
     return match
 

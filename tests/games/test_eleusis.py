@@ -308,8 +308,8 @@ def test_rounds_all_rotates_god():
         s = s.with_position(hands={seat: "AH"}, mainline="KS")
         s = s.play("play AH")
     assert s.is_terminal and len(s.records) == 4
-    assert all(rec[6] for rec in s.records)
-    assert sum(s.outcome.scores) == sum(sum(rec[7]) for rec in s.records)
+    assert all(rec.commitment_ok for rec in s.records)
+    assert sum(s.outcome.scores) == sum(sum(rec.scores) for rec in s.records)
 
 
 # -- case 15: Express ---------------------------------------------------------------------------

@@ -36,7 +36,10 @@ def test_a_finished_result_is_not_overwritten(users):
 
 def test_registration_and_tokens():
     user, token = accounts.account_register(username="newcomer", password="a-long-enough-secret")
-    assert accounts.token_for_credentials(username="newcomer", password="a-long-enough-secret") == token
+    assert accounts.token_authenticate(token).user == user
+    _, again = accounts.token_for_credentials(username="newcomer", password="a-long-enough-secret")
+    assert again != token and accounts.token_authenticate(again).user == user
+    assert accounts.token_authenticate("0" * 40) is None
     assert refusal_code(lambda: accounts.token_for_credentials(username="newcomer", password="wrong")) == "invalid_credentials"
     assert refusal_code(lambda: accounts.account_register(username="newcomer", password="another-long-secret")) == "username_taken"
     assert refusal_code(lambda: accounts.account_register(username="ai:strong", password="a-long-enough-secret")) == "invalid_username"
