@@ -40,6 +40,7 @@ MATRIX = {
     ("auth-token-detail", "DELETE"): ("token", None, {**_auth(404), "player": 204}),     # alice's token
     ("game-list", "GET"): (None, None, _all(200)),
     ("game-detail", "GET"): ("game", None, _all(200)),
+    ("game-rules", "GET"): ("game", None, _all(200)),
     ("challenge-list", "GET"): (None, None, _all(200)),
     ("challenge-list", "POST"): (None, {"game": "hasami-shogi", "opponents": ["ai:random"]}, _auth(201)),
     ("challenge-detail", "GET"): ("challenge", None, {**_all(404), "player": 200, "opponent": 200}),
