@@ -1,11 +1,13 @@
 """Challenge reads."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import FloatField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Challenge, ChallengeSeat
+from matches.models import Challenge, ChallengeSeat, Rating
 
 from .clocks import days_per_move
 
@@ -20,8 +22,9 @@ def challenge_payload(challenge: Challenge) -> dict:
         "created_by": challenge.created_by.username,
         "seats": [{"seat": s.seat, "player": s.player_name, "accepted": s.accepted}
                   for s in challenge.seats.all()],
-        "match": challenge.match_id, "ladder": challenge.ladder_id,
-        "created_at": challenge.created_at,
+        "created_by_rating": getattr(challenge, "creator_rating", None),
+        "match": challenge.match_id, "ladder": challenge.ladder_id, "rematch_of": challenge.rematch_of_id,
+        "expires_at": challenge.expires_at, "created_at": challenge.created_at,
     }
 
 
@@ -37,13 +40,28 @@ def get_challenge(challenge_id: int) -> Challenge:
     return challenge
 
 
-def challenges_for(user, *, open_only: bool = False) -> QuerySet[Challenge]:
-    """Open seats anyone may take, or the caller's own challenges (sent and received)."""
-    qs = _with_seats()
+def challenges_for(user, *, open_only: bool = False, direction: str | None = None, game: str | None = None,
+                   rating_min: float | None = None, rating_max: float | None = None) -> QuerySet[Challenge]:
+    """Open seats anyone may take (seeks), or the caller's own challenges: `direction` "in" (to
+    them), "out" (from them), or both. Ratings filter on the challenger's rating in the game
+    (1500 for a player without one)."""
+    qs = _with_seats().annotate(creator_rating=Coalesce(
+        Subquery(Rating.objects.filter(user=OuterRef("created_by"), game=OuterRef("game")).values("rating")[:1]),
+        Value(1500.0), output_field=FloatField()))
     if open_only:
-        qs = qs.filter(status=Challenge.Status.OPEN, seats__user__isnull=True, seats__ai_level="")
-    elif user is not None and user.is_authenticated:
-        qs = qs.filter(Q(created_by=user) | Q(seats__user=user))
-    else:
-        qs = qs.none()
+        qs = qs.filter(status=Challenge.Status.OPEN, seats__user__isnull=True, seats__ai_level="") \
+            .exclude(expires_at__lte=timezone.now())
+    if direction == "in":
+        qs = qs.filter(seats__user=user).exclude(created_by=user)
+    elif direction == "out":
+        qs = qs.filter(created_by=user)
+    elif not open_only:
+        qs = qs.filter(Q(created_by=user) | Q(seats__user=user)) if user is not None and user.is_authenticated \
+            else qs.none()
+    if game:
+        qs = qs.filter(game=game)
+    if rating_min is not None:
+        qs = qs.filter(creator_rating__gte=rating_min)
+    if rating_max is not None:
+        qs = qs.filter(creator_rating__lte=rating_max)
     return qs.distinct().order_by("-id")
