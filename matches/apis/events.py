@@ -89,7 +89,8 @@ class EventListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", auth=True)},
-                   parameters=ETAG_PARAMETERS, summary="Your events after a cursor, oldest first (long poll with ?wait=)")
+                   parameters=ETAG_PARAMETERS,
+                   summary="Your events after a cursor, oldest first (long poll with ?wait=)")
     @query_params(EventListQueryIn)
     def get(self, request: Request) -> Response:
         after, limit = request.query["after"], request.query["limit"]

@@ -19,7 +19,8 @@ def forwards(apps, schema_editor):
 
     import games
 
-    Challenge, Match, Move, Event = (apps.get_model("matches", name) for name in ("Challenge", "Match", "Move", "Event"))
+    Challenge, Match, Move, Event = (apps.get_model("matches", name)
+                                     for name in ("Challenge", "Match", "Move", "Event"))
     for challenge in Challenge.objects.exclude(days_per_move=None):
         challenge.time_control = {"kind": "per_move", "days": challenge.days_per_move}
         challenge.save(update_fields=["time_control"])

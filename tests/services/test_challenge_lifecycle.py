@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from matches.models import Challenge, Event, Match, Rating
 from matches.selectors.challenges import challenges_for
-from matches.services import challenges, play, results
+from matches.services import challenges, results
 
 from .factories import challenge, match as make_match, refusal_code
 
