@@ -62,10 +62,22 @@ def test_layers_point_down():
     graph = _graph()
     assert not _outside(graph, "matches.models", ("matches.models",))
     assert not _outside(graph, "matches.selectors", ("games", "ai_workers.engines", "matches.models",
-                                                     "matches.selectors", "matches.errors", "matches.glicko"))
+                                                     "matches.selectors", "matches.errors", "matches.glicko",
+                                                     "matches.rating_keys", "matches.pairing"))
     for mod, deps in graph.items():
         if mod.startswith(("matches.services", "matches.selectors", "matches.models")):
             assert not any(d.startswith("matches.apis") for d in deps), mod
+
+
+def test_rating_and_pairing_math_is_pure():
+    """The rating systems, rating keys and tournament pairing are plain Python (no Django)."""
+    pure = ("matches.glicko", "matches.weng_lin", "matches.rating_keys", "matches.pairing")
+    graph = _graph()
+    for mod in pure:
+        if mod in graph:
+            assert graph[mod] <= {m for m in pure} | {d for d in graph[mod] if d.startswith("games")}, mod
+            source = (ROOT / (mod.replace(".", "/") + ".py")).read_text()
+            assert "django" not in source and "rest_framework" not in source, mod
 
 
 def test_no_import_circle():

@@ -17,7 +17,8 @@ from .schema import TimeControlSchema, errors, page_of, paginated, valid
 
 class ChallengeIn(serializers.Serializer):
     game = serializers.CharField(max_length=40, help_text="a slug from GET /api/v1/games/")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
         child=serializers.CharField(allow_null=True, max_length=150), required=False, default=list,
@@ -41,7 +42,7 @@ class ChallengeSeatOut(serializers.Serializer):
 class ChallengeOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     rated = serializers.BooleanField()
     time_control = TimeControlSchema(allow_null=True)
@@ -59,7 +60,8 @@ class ChallengeOut(serializers.Serializer):
 
 
 CREATE_ERRORS = ("unknown_game", "invalid_options", "invalid_opponent", "unknown_player", "unknown_level",
-                 "invalid_seat", "rated_needs_people", "rated_needs_clock", "invalid_time_control", "game_error")
+                 "invalid_seat", "rated_needs_people", "rated_needs_clock", "invalid_time_control", "game_error",
+                 "too_many_challenges", "too_many_engine_matches")
 
 
 class ChallengeListQueryIn(PageQueryIn):
@@ -75,7 +77,9 @@ class ChallengeListQueryIn(PageQueryIn):
 
 
 class ChallengeListCreateApi(Api):
-    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", auth=True)},
+    throttle_scopes = {"POST": "challenge"}
+
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found", auth=True)},
                    summary="Your challenges (sent and received, or ?direction=), or open ones (seeks)",
                    operation_id="challenges_list")
     @query_params(ChallengeListQueryIn)
@@ -101,9 +105,10 @@ class ChallengeListCreateApi(Api):
 
 
 class ChallengeDetailApi(Api):
-    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")}, summary="One challenge")
+    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")},
+                   summary="One challenge (its players', or anyone's while it has an open seat)")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
+        return Response(ChallengeOut(selectors.challenge_payload(selectors.visible_challenge(pk, request.user))).data)
 
 
 def _challenge_action(service, summary: str, *codes: str):
@@ -121,7 +126,7 @@ def _challenge_action(service, summary: str, *codes: str):
 
 
 ChallengeAcceptApi = _challenge_action(challenges.challenge_accept, "Accept your seat, or take an open one",
-                                       "already_accepted", "not_invited")
+                                       "already_accepted", "not_invited", "too_many_engine_matches")
 ChallengeDeclineApi = _challenge_action(challenges.challenge_decline, "Decline a challenge", "not_invited")
 ChallengeCancelApi = _challenge_action(challenges.challenge_cancel, "Withdraw your challenge", "not_challenger")
 

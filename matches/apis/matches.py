@@ -64,7 +64,7 @@ class PendingOfferOut(serializers.Serializer):
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField(help_text="the match's options (secret ones left out)")
     status = serializers.ChoiceField(choices=Match.Status.values)
     seats = SeatOut(many=True)
@@ -88,6 +88,10 @@ class MatchDetailOut(MatchSummaryOut):
     state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
     legal_moves = serializers.ListField(child=serializers.CharField(),
                                         help_text="the caller's legal moves, on their turn")
+    legal_moves_complete = serializers.BooleanField(help_text=(
+        "true: legal_moves lists every legal move; false (New Eleusis): it lists single plays and move "
+        "kinds, and longer plays are written by the grammar"))
+    grammar = serializers.CharField(help_text="where the move grammar is: the game's catalogue entry, member `notation`")
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -129,7 +133,8 @@ class MatchListQueryIn(PageQueryIn):
 class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(MatchSummaryOut), **ETAG_RESPONSES, **errors("invalid_filter", auth=True)},
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **ETAG_RESPONSES,
+                              **errors("invalid_filter", "page_not_found", auth=True)},
                    parameters=ETAG_PARAMETERS, summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
                    operation_id="matches_list")
     @query_params(MatchListQueryIn)
@@ -169,7 +174,8 @@ class MatchDetailApi(Api):
 class MatchLegalMovesApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LegalMoveOut), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LegalMoveOut),
+                              **errors("match_not_found", "invalid_filter", "page_not_found")},
                    summary="The caller's legal moves, a page at a time (empty unless it is their turn)")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
@@ -179,6 +185,8 @@ class MatchLegalMovesApi(Api):
 
 
 class MatchMovesApi(Api):
+    throttle_scopes = {"POST": "moves"}
+
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
@@ -236,8 +244,9 @@ class BoardQueryIn(serializers.Serializer):
 class MatchBoardApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
-                              "with ?as=text"), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG (default)"),
+                              (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="text, with ?as=text"),
+                              **errors("match_not_found", "invalid_filter")},
                    summary="A picture of the position as the caller may see it")
     @query_params(BoardQueryIn)
     def get(self, request: Request, pk: int) -> HttpResponse:

@@ -7,12 +7,13 @@ from typing import Callable
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.errors import CODES
+from matches.errors import CODES, ServiceError
 
 from .caching import conditional
 
@@ -55,8 +56,37 @@ class TimeControlSchema(serializers.Serializer):
 
 def valid(serializer_cls, request: Request) -> dict:
     serializer = serializer_cls(data=request.data)
+    if isinstance(request.data, dict):
+        _check_json_types(serializer.fields, request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+# JSON bodies carry their own types: DRF would read "5" as 5 and "yes" as true; a body must not.
+_JSON_TYPES = ((serializers.BooleanField, bool, "a boolean"), (serializers.IntegerField, int, "an integer"),
+               (serializers.CharField, str, "a string"), (serializers.ChoiceField, str, "a string"),
+               (serializers.ListField, list, "a list"), (serializers.DictField, dict, "an object"))
+
+
+def _type_problem(field: serializers.Field, value) -> str | None:
+    if value is None:
+        return None                       # allow_null decides
+    for field_cls, json_type, name in _JSON_TYPES:
+        if isinstance(field, field_cls):
+            if not isinstance(value, json_type) or (json_type is int and isinstance(value, bool)):
+                return f"must be {name}, not {type(value).__name__}"
+            if json_type is list and isinstance(field.child, serializers.CharField) \
+                    and not all(v is None or isinstance(v, str) for v in value):
+                return "every entry must be a string or null"
+            return None
+    return None
+
+
+def _check_json_types(fields: dict, data: dict) -> None:
+    problems = {name: [problem] for name, field in fields.items() if name in data
+                for problem in [_type_problem(field, data[name])] if problem}
+    if problems:
+        raise serializers.ValidationError(problems)
 
 
 _PAGE_SERIALIZERS: dict[type, type] = {}
@@ -80,7 +110,11 @@ def paginated(request: Request, view: APIView, items, render, out: type[serializ
     """A page of `items`; with `etag` (the page's items and the total count → a tag), a 304 when
     the client holds that tag."""
     paginator = PageNumberPagination()
-    page = paginator.paginate_queryset(items, request, view=view)
+    try:
+        page = paginator.paginate_queryset(items, request, view=view)
+    except NotFound:
+        raise ServiceError("page_not_found", "the page number is past the last page",
+                           detail={"parameter": "page"}) from None
 
     def respond() -> Response:
         return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)

@@ -51,6 +51,8 @@ class ChallengeSeat(Seat):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.CASCADE, related_name="challenge_seats")
     accepted = models.BooleanField(default=False)
+    # Created open: whoever takes it may leave it again (open again), but cannot end the challenge.
+    open_seat = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seat"]

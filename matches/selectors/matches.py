@@ -5,6 +5,7 @@ import json
 from typing import Sequence
 
 from django.db.models import F, Prefetch, QuerySet
+from django.urls import reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
@@ -54,7 +55,7 @@ def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = N
     rules = games.get_game(match.game)
     seats = list(match.seats.all()) if seats is None else seats
     return {
-        "id": match.pk, "game": match.game, "variant": match.variant or None,
+        "id": match.pk, "game": match.game, "variant": rules.public_variant(match.options),
         "options": rules.public_options(match.options), "status": match.status,
         "seats": seats_payload(seats), "viewer_seat": viewer_seat(match, user, seats),
         "ply": match.ply, "to_move": match.to_move, "rated": match.rated,
@@ -74,6 +75,9 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload = match_summary(match, user, seats)
     payload["state"] = state.view(seat)
     payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
+    grammar = games.get_game(match.game).grammar
+    payload["legal_moves_complete"] = grammar.legal_moves_complete
+    payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
     return payload
 
@@ -100,13 +104,15 @@ def match_export(match: Match) -> str:
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
-        "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
+        "Variant": rules.public_variant(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
     for s in match.seats.all():
         tags[f"Seat{s.seat}"] = s.player_name
-    if not rules.has_hidden_information:
-        tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
+    if not rules.has_hidden_information and match.status != Match.Status.ACTIVE:
+        # Seeded randomness (an ai:random seat, a deal) is predictable from the seed: it is shown
+        # once the match is over, and never for hidden-information games.
+        tags["Seed"] = match.seed
     tags["Status"] = match.status
     if match.result:
         tags["Result"] = "-".join(f"{s:g}" for s in match.result["scores"])

@@ -10,7 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Match, MatchSeat
-from matches.selectors.clocks import FISCHER, PER_MOVE, initial_clock, on_vacation, seat_remaining
+from matches.selectors.clocks import (
+    FISCHER,
+    PER_MOVE,
+    initial_clock,
+    on_vacation,
+    seat_remaining,
+)
 
 from .events import notify
 

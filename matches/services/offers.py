@@ -16,8 +16,15 @@ from matches.selectors.matches import match_state
 
 from . import clocks, conditional, dispatch
 from .events import notify
-from .match_rows import (announce_turn, clear_offers, locked_match, remember_last_move, require_active,
-                         require_in_time, seat_of)
+from .match_rows import (
+    announce_turn,
+    clear_offers,
+    locked_match,
+    remember_last_move,
+    require_active,
+    require_in_time,
+    seat_of,
+)
 from .results import finish
 
 OFFER_ACTIONS = ("offer", "accept", "decline", "withdraw")
@@ -140,4 +147,5 @@ def _take_back(match: Match, seats: list[MatchSeat], maker: MatchSeat) -> None:
     clocks.turn_start(match, seats, timezone.now())
     match.save()
     announce_turn(match, seats)
-    dispatch.schedule_reply(match, seats)
+    dispatch.cancel_replies(match, "moot: moves were taken back")
+    dispatch.schedule_reply(match, seats, cause=maker.user)

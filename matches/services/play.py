@@ -14,13 +14,20 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Challenge, ChallengeSeat, Match, MatchSeat, Move
+from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
 from matches.selectors.matches import match_state
 
 from . import clocks, conditional, dispatch
 from .events import notify
-from .match_rows import (announce_turn, expire_offers, locked_match, remember_last_move, require_active,
-                         require_in_time, seat_of)
+from .match_rows import (
+    announce_turn,
+    expire_offers,
+    locked_match,
+    remember_last_move,
+    require_active,
+    require_in_time,
+    seat_of,
+)
 from .results import finish
 
 
@@ -34,8 +41,9 @@ class Played:
     state: games.State
 
 
-def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
-    """The match of a challenge whose every seat has accepted (inside the caller's transaction)."""
+def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat], cause=None) -> Match:
+    """The match of a challenge whose every seat has accepted (inside the caller's transaction);
+    `cause` is whoever completed it (an engine's first move counts against their share)."""
     rules = games.get_game(challenge.game)
     seed = secrets.randbits(62)
     state = rules.new_state(players=len(seats), seed=seed, options=challenge.options)
@@ -49,22 +57,25 @@ def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
     for s in match_seats:
         s.match = match
     MatchSeat.objects.bulk_create(match_seats)
-    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
+    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug,
+                                                      "variant": rules.public_variant(match.options)})
     announce_turn(match, match_seats)
-    dispatch.schedule_reply(match, match_seats)
+    dispatch.schedule_reply(match, match_seats, cause=cause)
     return match
 
 
-def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State) -> Played:
+def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State,
+                cause=None) -> Played:
     """Record `move` by `seat`; then, if the seat now to move prepared a reply to it, play that
-    too (and so on). Returns this move with the match and position as they end up."""
+    too (and so on). Returns this move with the match and position as they end up. An engine's
+    next move is caused by the person who moved (or `cause`)."""
     record = last = _record(match, seats, seat, move, state, prepared=False)
     while (reply := conditional.reply_to(match, last)) is not None:
         parsed = state.parse_move(reply)       # checked by the rules when stored, in this position
         state = state.apply(parsed)
         last = _record(match, seats, match.to_move, parsed, state, prepared=True)
     announce_turn(match, seats)
-    dispatch.schedule_reply(match, seats)
+    dispatch.schedule_reply(match, seats, cause=seats[seat].user or cause)
     return Played(record, match, seats, state)
 
 
@@ -108,15 +119,23 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
 
 
 @transaction.atomic
-def engine_move_apply(*, match_id: int, ply: int, notation: str) -> Played | None:
-    """Write an engine's reply, only if the match is still where the engine looked (compare-and-set
-    on ply), so a late or duplicated job never moves twice."""
+def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | None = None,
+                      job_status: str = EngineJob.Status.DONE, job_error: str = "") -> Played | None:
+    """Write an engine's reply, only if its job is still open and the match is still where the
+    engine looked (compare-and-set on ply), so a late or duplicated job never moves twice. The job
+    is closed with `job_status` either way."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         return None
+    cause = None
+    if job_id is not None:
+        job = EngineJob.objects.select_related("user").filter(pk=job_id).first()
+        if job is None or not dispatch.job_finish(job_id, job_status, job_error):
+            return None
+        cause = job.user
     seats = list(match.seats.select_related("user").order_by("seat"))
     if not (match.ply == ply and dispatch.engine_to_move(match, seats)):
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    return record_move(match, seats, match.to_move, parsed, state.apply(parsed))
+    return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)

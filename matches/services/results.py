@@ -10,9 +10,9 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchSeat, TournamentGame
 
-from . import clocks, conditional, ratings, standings
+from . import clocks, conditional, dispatch, ratings, standings
 from .events import notify
 from .match_rows import locked_match, require_active, require_in_time, seat_of
 
@@ -27,10 +27,13 @@ def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
     match.to_move = None
     match.finished_at = now
     conditional.conditional_drop(match)
+    dispatch.cancel_replies(match, f"moot: the match is {status}")
     if match.rated and status == Match.Status.FINISHED:
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
         standings.record_ladder_result(match, seats, outcome)
+    if status == Match.Status.FINISHED:
+        standings.record_tournament_result(match, outcome)
     notify([s.user for s in seats], "match_finished", {"match": match.pk, "result": match.result})
 
 
@@ -70,6 +73,8 @@ def match_abort(*, match_id: int, user) -> Match:
     require_active(match)
     if len(_seats_that_moved(match)) >= len(seats):
         raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
+    if TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("tournament_game", "a tournament game cannot be aborted: resign instead")
     _abort(match, seats)
     match.save()
     return match
