@@ -39,6 +39,7 @@ urlpatterns = [
     path("matches/<int:pk>/draw/", matches.MatchDrawApi.as_view(), name="match-draw"),
     path("matches/<int:pk>/abort/", matches.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:pk>/takeback/", matches.MatchTakebackApi.as_view(), name="match-takeback"),
+    path("matches/<int:pk>/rematch/", challenges.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<int:pk>/conditional/", conditional.ConditionalApi.as_view(), name="match-conditional"),
     path("matches/<int:pk>/export/", matches.MatchExportApi.as_view(), name="match-export"),
     path("matches/<int:pk>/board/", matches.MatchBoardApi.as_view(), name="match-board"),
