@@ -1,7 +1,24 @@
 from django.contrib import admin
 
-from .models import (Analysis, Challenge, Event, Ladder, LadderEntry, LadderEvent, Match, MatchSeat, Move, Profile,
-                     Rating, RatingChange, Tournament, TournamentEntry, TournamentGame)
+from .models import (
+    Analysis,
+    Challenge,
+    EngineJob,
+    Event,
+    Ladder,
+    LadderEntry,
+    LadderEvent,
+    Match,
+    MatchSeat,
+    Move,
+    Profile,
+    Rating,
+    RatingChange,
+    Tournament,
+    TournamentEntry,
+    TournamentGame,
+    Vacation,
+)
 
 
 class MatchSeatInline(admin.TabularInline):
@@ -34,5 +51,13 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind", "game")
 
 
-admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Profile,
+@admin.register(EngineJob)
+class EngineJobAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "lane", "status", "match", "ply", "level", "user", "attempts",
+                    "lease_until", "created_at")
+    list_filter = ("status", "lane", "kind")
+    readonly_fields = [f.name for f in EngineJob._meta.fields]
+
+
+admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Vacation, Profile,
                      TournamentEntry, TournamentGame])

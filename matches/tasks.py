@@ -1,13 +1,23 @@
-"""Periodic match housekeeping (run by Celery beat)."""
+"""Periodic match housekeeping (run by Celery beat every minute; each is safe to run twice at once)."""
 from celery import shared_task
 
-from .services import ladders, results, tournaments
+from .services import clocks, jobs, ladders, results, tournaments, vacations
 
 
 @shared_task(name="matches.tasks.claim_timeouts")
 def claim_timeouts() -> list[int]:
-    """Finish matches whose player to move let the correspondence deadline pass."""
-    return results.match_claim_timeouts()
+    """End vacations that used up their allowance, then settle the matches whose seat to move
+    let its deadline pass, then warn the players whose deadline is near."""
+    vacations.vacations_end_used_up()
+    settled = results.match_claim_timeouts()
+    clocks.clocks_send_warnings()
+    return settled
+
+
+@shared_task(name="matches.tasks.sweep_engine_jobs")
+def sweep_engine_jobs() -> dict[str, int]:
+    """Send engine jobs still queued (the broker was down) and take back those whose lease ran out."""
+    return jobs.sweep()
 
 
 @shared_task(name="matches.tasks.ladder_forfeits")

@@ -1,14 +1,31 @@
 from django.urls import path
 
-from .apis import accounts, analysis, catalogue, challenges, events, ladders, matches, players, profiles, tournaments
+from .apis import (
+                   accounts,
+                   analysis,
+                   catalogue,
+                   challenges,
+                   conditional,
+                   events,
+                   ladders,
+                   matches,
+                   players,
+                   profiles,
+                   tournaments,
+                   vacations,
+)
 
 urlpatterns = [
     path("accounts/", accounts.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/me/", profiles.AccountMeApi.as_view(), name="account-me"),
     path("auth/token/", accounts.TokenApi.as_view(), name="auth-token"),
+    path("auth/tokens/", accounts.TokenListApi.as_view(), name="auth-token-list"),
+    path("auth/tokens/<int:pk>/", accounts.TokenDetailApi.as_view(), name="auth-token-detail"),
+    path("accounts/me/vacation/", vacations.VacationApi.as_view(), name="vacation"),
     path("games/", catalogue.GameListApi.as_view(), name="game-list"),
     path("games/<slug:slug>/", catalogue.GameDetailApi.as_view(), name="game-detail"),
     path("games/<slug:slug>/leaderboard/", players.LeaderboardApi.as_view(), name="game-leaderboard"),
+    path("games/<slug:slug>/rules/", catalogue.GameRulesApi.as_view(), name="game-rules"),
     path("challenges/", challenges.ChallengeListCreateApi.as_view(), name="challenge-list"),
     path("challenges/<int:pk>/", challenges.ChallengeDetailApi.as_view(), name="challenge-detail"),
     path("challenges/<int:pk>/accept/", challenges.ChallengeAcceptApi.as_view(), name="challenge-accept"),
@@ -22,6 +39,7 @@ urlpatterns = [
     path("matches/<int:pk>/draw/", matches.MatchDrawApi.as_view(), name="match-draw"),
     path("matches/<int:pk>/abort/", matches.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:pk>/takeback/", matches.MatchTakebackApi.as_view(), name="match-takeback"),
+    path("matches/<int:pk>/conditional/", conditional.ConditionalApi.as_view(), name="match-conditional"),
     path("matches/<int:pk>/export/", matches.MatchExportApi.as_view(), name="match-export"),
     path("matches/<int:pk>/board/", matches.MatchBoardApi.as_view(), name="match-board"),
     path("matches/<int:pk>/analysis/", analysis.MatchAnalysisApi.as_view(), name="match-analysis"),
@@ -42,4 +60,5 @@ urlpatterns = [
     path("tournaments/<int:pk>/leave/", tournaments.TournamentLeaveApi.as_view(), name="tournament-leave"),
     path("tournaments/<int:pk>/start/", tournaments.TournamentStartApi.as_view(), name="tournament-start"),
     path("events/", events.EventListApi.as_view(), name="event-list"),
+    path("events/stream/", events.EventStreamApi.as_view(), name="event-stream"),
 ]

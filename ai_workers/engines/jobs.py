@@ -103,8 +103,9 @@ def run_reply(job: EngineJob) -> Reply:
 
 
 def run_analysis(job: EngineJob) -> list[dict]:
-    """Search every position of the record (or only `seat`'s turns): per ply the played move, the
-    engine's best move, its value for the side to move, and the principal line."""
+    """Search every position of the record (or only `seat`'s turns): per ply the seat that moved,
+    the played move, the engine's best move in the position before it, that position's value for
+    the seat that moved (the seat to move there; docs/analysis.md), and the principal line."""
     rules = games.get_game(job.game)
     engine = get_engine(job.game, job.level)
     state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
@@ -113,10 +114,13 @@ def run_analysis(job: EngineJob) -> list[dict]:
         after = state.play(played)
         if job.seat is None or state.current_player == job.seat:
             found = engine.search(state, limit=Limit(seconds=job.seconds), rng=_rng(job, ply))
+            # With hidden information a line past the seat's own move would be a guess at cards
+            # the record never shows: the line is that move alone.
+            line = found.pv[:PV_LENGTH] if job.seat is None else found.pv[:1]
             rows.append({"ply": ply, "seat": state.current_player,
                          "played": public_notation(rules, played, after),
                          "best": str(found.move), "value": _clean(found.value),
-                         "pv": [str(m) for m in found.pv[:PV_LENGTH]], "nodes": found.nodes})
+                         "pv": [str(m) for m in line], "nodes": found.nodes})
         state = after
     return rows
 
@@ -129,5 +133,9 @@ def public_notation(rules: games.Game, notation: str, state: games.State) -> str
 
 
 def _clean(value: float) -> float:
-    """Three decimals, and never -0.0 (a level position reads 0.0 whichever side is asked)."""
-    return round(value, 3) + 0.0
+    """A value as stored and shown (docs/analysis.md): clamped to [-1, 1], three decimals, never
+    -0.0 (a level position reads 0.0 whichever side is asked), and 0.0 for an engine without an
+    opinion (NaN)."""
+    if value != value:
+        return 0.0
+    return round(max(-1.0, min(1.0, float(value))), 3) + 0.0

@@ -1,4 +1,4 @@
-"""Engines for the Glass Pearl games (rules/pearl.md §10): evaluators for `pearl-five`,
+"""Engines for the Glass Pearl games (docs/rules/pearl.md §10): evaluators for `pearl-five`,
 `pearl-war` and `pearl-yard`, and a solver for the one-seat `pearl-maze`.
 
 Evaluators read the public state attributes (bitboards on the lattice of games/pearl/board.py,
@@ -135,7 +135,7 @@ class MazeSolver(Engine):
     """Longest-walk (or reach-the-goal) search for `pearl-maze`.
 
     A depth-first search over (whites, black) positions, deepest first, memoising each finished
-    position's longest continuation (rules/pearl.md §10: the default step graph has no cycle, so
+    position's longest continuation (docs/rules/pearl.md §10: the default step graph has no cycle, so
     this is exact once the search completes). Within a budget it is an anytime search: each first
     step gets an equal share of the budget, and the longest walk seen decides the move. In goal
     mode it stops at the first walk that reaches the goal. The value: +1 for a reached goal, -1 for
@@ -312,7 +312,7 @@ def _uct_levels(evaluator) -> dict:
 register_levels("pearl-five", _alphabeta_levels(FiveEvaluator))
 register_levels("pearl-yard", _alphabeta_levels(YardEvaluator, easy_depth=3))
 register_levels("pearl-war", _alphabeta_levels(WarEvaluator, easy_depth=1))
-# Longest walks from the standard starts on 19x19 (rules/pearl.md §9.13: 17 for n=3 and 69 for
+# Longest walks from the standard starts on 19x19 (docs/rules/pearl.md §9.13: 17 for n=3 and 69 for
 # the default start are the maxima; 77 for black=outside is the maximum an exhaustive search of
 # its 2,493,466 positions proves).
 MAZE_BOOK = (

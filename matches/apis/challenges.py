@@ -11,19 +11,23 @@ from matches.selectors import challenges as selectors
 from matches.services import challenges
 
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import TimeControlSchema, errors, page_of, paginated, valid
 
 
 class ChallengeIn(serializers.Serializer):
     game = serializers.CharField(max_length=40, help_text="a slug from GET /api/v1/games/")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
         child=serializers.CharField(allow_null=True, max_length=150), required=False, default=list,
         max_length=7, help_text='one entry per other seat: a username, "ai:<level>", or null (open seat)')
     rated = serializers.BooleanField(required=False, default=False)
+    time_control = TimeControlSchema(required=False, allow_null=True, help_text=(
+        '{"kind": "per_move", "days": d} or {"kind": "fischer", "initial_days": a, "increment_days": b, '
+        '"max_days": c}; none: no clock (rated matches need one)'))
     days_per_move = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=60,
-                                             help_text="correspondence clock; null for none")
+                                             help_text='shorthand for {"kind": "per_move", "days": days_per_move}')
     seat = serializers.IntegerField(required=False, default=0, min_value=0, max_value=7,
                                     help_text="the challenger's seat (0 moves first in most games)")
 
@@ -37,10 +41,11 @@ class ChallengeSeatOut(serializers.Serializer):
 class ChallengeOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     rated = serializers.BooleanField()
-    days_per_move = serializers.IntegerField(allow_null=True)
+    time_control = TimeControlSchema(allow_null=True)
+    days_per_move = serializers.IntegerField(allow_null=True, help_text="the days of a per_move clock, else null")
     status = serializers.ChoiceField(choices=Challenge.Status.values)
     created_by = serializers.CharField()
     seats = ChallengeSeatOut(many=True)
@@ -50,7 +55,8 @@ class ChallengeOut(serializers.Serializer):
 
 
 CREATE_ERRORS = ("unknown_game", "invalid_options", "invalid_opponent", "unknown_player", "unknown_level",
-                 "invalid_seat", "rated_needs_people", "game_error")
+                 "invalid_seat", "rated_needs_people", "rated_needs_clock", "invalid_time_control", "game_error",
+                 "too_many_challenges", "too_many_engine_matches")
 
 
 class ChallengeListQueryIn(PageQueryIn):
@@ -58,7 +64,9 @@ class ChallengeListQueryIn(PageQueryIn):
 
 
 class ChallengeListCreateApi(Api):
-    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter")},
+    throttle_scopes = {"POST": "challenge"}
+
+    @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found")},
                    summary="Your challenges (sent and received), or open ones", operation_id="challenges_list")
     @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:
@@ -72,15 +80,16 @@ class ChallengeListCreateApi(Api):
         challenge = challenges.challenge_create(
             creator=request.user, game=data["game"], options=data["options"],
             variant=data.get("variant") or None, opponents=data["opponents"], rated=data["rated"],
-            days_per_move=data.get("days_per_move"), seat=data["seat"])
+            time_control=data.get("time_control"), days_per_move=data.get("days_per_move"), seat=data["seat"])
         payload = selectors.challenge_payload(selectors.get_challenge(challenge.pk))
         return Response(ChallengeOut(payload).data, status=status.HTTP_201_CREATED)
 
 
 class ChallengeDetailApi(Api):
-    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")}, summary="One challenge")
+    @extend_schema(responses={200: ChallengeOut, **errors("challenge_not_found")},
+                   summary="One challenge (its players', or anyone's while it has an open seat)")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ChallengeOut(selectors.challenge_payload(selectors.get_challenge(pk))).data)
+        return Response(ChallengeOut(selectors.challenge_payload(selectors.visible_challenge(pk, request.user))).data)
 
 
 def _challenge_action(service, summary: str, *codes: str):
@@ -98,6 +107,6 @@ def _challenge_action(service, summary: str, *codes: str):
 
 
 ChallengeAcceptApi = _challenge_action(challenges.challenge_accept, "Accept your seat, or take an open one",
-                                       "already_accepted", "not_invited")
+                                       "already_accepted", "not_invited", "too_many_engine_matches")
 ChallengeDeclineApi = _challenge_action(challenges.challenge_decline, "Decline a challenge", "not_invited")
 ChallengeCancelApi = _challenge_action(challenges.challenge_cancel, "Withdraw your challenge", "not_challenger")

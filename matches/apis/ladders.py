@@ -20,12 +20,12 @@ class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     game = serializers.CharField(max_length=40, help_text="a game two can play")
     variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
-                                    help_text="a named variant, applied before `options`")
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
     challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50,
                                                help_text="how many ranks above themselves a player may challenge")
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60,
-                                             help_text="the clock of ladder matches (null: none)")
+    days_per_move = serializers.IntegerField(required=False, default=3, min_value=1, max_value=60,
+                                             help_text="the clock of ladder matches: days per move (rated games need one)")
     answer_days = serializers.IntegerField(required=False, default=7, min_value=1, max_value=60,
                                            help_text="days a challenged player has to accept; then they forfeit")
 
@@ -46,7 +46,7 @@ class LadderOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     challenge_reach = serializers.IntegerField(help_text="how many ranks above you may challenge")
     days_per_move = serializers.IntegerField(allow_null=True)
@@ -80,7 +80,7 @@ class LadderEventOut(serializers.Serializer):
 
 
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
@@ -125,10 +125,11 @@ class LadderJoinApi(Api):
 
 class LadderChallengeApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "challenge"}
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
         201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",
-                                    "ladder_game_pending", body=True, auth=True)})
+                                    "ladder_game_pending", "too_many_challenges", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(LadderChallengeIn, request)
         challenge = ladders.ladder_challenge(ladder_id=pk, user=request.user, opponent=data["opponent"])

@@ -21,7 +21,7 @@ class Challenge(models.Model):
     variant = models.CharField(max_length=40, blank=True, default="")
     options = models.JSONField(default=dict)
     rated = models.BooleanField(default=False)
-    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_control = models.JSONField(null=True, blank=True, help_text="as Match.time_control")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                    related_name="challenges_created")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
@@ -47,6 +47,8 @@ class ChallengeSeat(Seat):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.CASCADE, related_name="challenge_seats")
     accepted = models.BooleanField(default=False)
+    # Created open: whoever takes it may leave it again (open again), but cannot end the challenge.
+    open_seat = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seat"]

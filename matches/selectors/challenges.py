@@ -7,13 +7,16 @@ import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat
 
+from .clocks import days_per_move
+
 
 def challenge_payload(challenge: Challenge) -> dict:
     rules = games.get_game(challenge.game)
     return {
-        "id": challenge.pk, "game": challenge.game, "variant": challenge.variant or None,
+        "id": challenge.pk, "game": challenge.game, "variant": rules.public_variant(challenge.options),
         "options": rules.public_options(challenge.options), "rated": challenge.rated,
-        "days_per_move": challenge.days_per_move, "status": challenge.status,
+        "time_control": challenge.time_control, "days_per_move": days_per_move(challenge.time_control),
+        "status": challenge.status,
         "created_by": challenge.created_by.username,
         "seats": [{"seat": s.seat, "player": s.player_name, "accepted": s.accepted}
                   for s in challenge.seats.all()],
@@ -30,6 +33,19 @@ def _with_seats() -> QuerySet[Challenge]:
 def get_challenge(challenge_id: int) -> Challenge:
     challenge = _with_seats().filter(pk=challenge_id).first()
     if challenge is None:
+        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
+    return challenge
+
+
+def visible_challenge(challenge_id: int, user) -> Challenge:
+    """The challenge, for its creator and the players seated in it, or anyone while it seeks
+    someone for an open seat; for everyone else it does not exist."""
+    challenge = get_challenge(challenge_id)
+    seated = user is not None and user.is_authenticated and (
+        challenge.created_by_id == user.pk or any(s.user_id == user.pk for s in challenge.seats.all()))
+    seeking = challenge.status == Challenge.Status.OPEN and any(
+        s.user_id is None and not s.ai_level for s in challenge.seats.all())
+    if not (seated or seeking):
         raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
     return challenge
 

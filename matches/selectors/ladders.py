@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
+import games
 from matches.errors import ServiceError
 from matches.models import Ladder, LadderEvent
 
@@ -20,7 +21,7 @@ def get_ladder(ladder_id: int) -> Ladder:
 
 def ladder_payload(ladder: Ladder, standings: bool = False) -> dict:
     players = getattr(ladder, "player_count", None)
-    out = {"id": ladder.pk, "name": ladder.name, "game": ladder.game, "variant": ladder.variant or None,
+    out = {"id": ladder.pk, "name": ladder.name, "game": ladder.game, "variant": games.get_game(ladder.game).public_variant(ladder.options),
            "options": ladder.options, "challenge_reach": ladder.challenge_reach,
            "days_per_move": ladder.days_per_move, "answer_days": ladder.answer_days,
            "created_by": ladder.created_by.username if ladder.created_by else None,

@@ -13,8 +13,11 @@ transaction. Import the module you need (`from matches.services import play`).
 - `tournaments` creation, entries, the start, each round's pairings and matches
 - `profiles`   a user's own profile and settings
 - `events`     the event rows every other service writes
-- `dispatch`   engine jobs sent to the workers after commit, by task name
+- `dispatch`   the engine-job outbox: rows written with the move or request, sent fairly after
+               commit by task name
+- `jobs`       engine jobs from the workers' side (take, finish, fail) and the sweep
 
 Lower modules never import higher ones: events, match_rows, standings → ratings, dispatch →
-results → play → offers, challenges, tournaments → ladders; analysis and profiles beside them.
+results → play → offers, challenges, tournaments → ladders; analysis and profiles beside them;
+jobs above play and analysis.
 """

@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError
-from matches.models import Challenge, ChallengeSeat
+from matches.models import Challenge, ChallengeSeat, Match, MatchSeat
+from matches.selectors.clocks import parse_time_control
 
 from .accounts import AI_PREFIX
 from .events import notify
@@ -58,24 +60,33 @@ def _seat_plan(creator, opponents: Sequence[object], creator_seat: int) -> list[
 @transaction.atomic
 def challenge_create(*, creator, game: str, options: dict | None = None,
                      variant: str | None = None, opponents: Sequence[object] = (),
-                     rated: bool = False, days_per_move: int | None = None, seat: int = 0,
-                     ladder=None) -> Challenge:
+                     rated: bool = False, time_control: dict | None = None,
+                     days_per_move: int | None = None, seat: int = 0, ladder=None) -> Challenge:
+    """`time_control` (or its shorthand `days_per_move`) sets the clock: matches.selectors.clocks."""
     rules = games.get_game(game)
     plan = _seat_plan(creator, opponents, seat)
     rules.check_players(len(plan))
     normalized = rules.normalize_options(options, variant or None)
+    clock = parse_time_control(time_control, days_per_move)
     if rated and (len(plan) < 2 or any(r.ai_level for r in plan)):
         raise ServiceError("rated_needs_people", "rated matches are between two or more people, without engine seats")
+    if rated and clock is None:
+        raise ServiceError("rated_needs_clock", "a rated match needs a time control (time_control or days_per_move)")
+    if any(r.ai_level for r in plan):
+        _check_engine_matches(creator)
+    if not all(r.ai_level or r.user == creator for r in plan):     # it will wait for people
+        _check_open_challenges(creator)
     challenge = Challenge.objects.create(
-        game=rules.slug, variant=variant or rules.variant_of(normalized) or "", options=normalized,
-        rated=rated, days_per_move=days_per_move, created_by=creator, ladder=ladder)
+        game=rules.slug, variant=rules.public_variant(normalized), options=normalized,
+        rated=rated, time_control=clock, created_by=creator, ladder=ladder)
     ChallengeSeat.objects.bulk_create([
         ChallengeSeat(challenge=challenge, seat=i, user=r.user, ai_level=r.ai_level,
-                      accepted=(r.user == creator or bool(r.ai_level)))
+                      accepted=(r.user == creator or bool(r.ai_level)), open_seat=r.user is None and not r.ai_level)
         for i, r in enumerate(plan)])
     invited = [r.user for r in plan if r.user is not None and r.user != creator]
-    notify(invited, "challenge", {"challenge": challenge.pk, "game": rules.slug, "from": creator.username})
-    _start_if_ready(challenge)
+    notify(invited, "challenge_received", {"challenge": challenge.pk, "game": rules.slug,
+                                           "variant": challenge.variant, "from": creator.username})
+    _start_if_ready(challenge, creator)
     return challenge
 
 
@@ -101,19 +112,28 @@ def challenge_accept(*, challenge_id: int, user) -> Challenge:
         if mine is None:
             raise ServiceError("not_invited", "this challenge has no seat for you")
         mine.user = user
+    if any(s.ai_level for s in seats):
+        _check_engine_matches(user)
     mine.accepted = True
     mine.save(update_fields=["user", "accepted"])
     notify([challenge.created_by], "challenge_accepted", {"challenge": challenge.pk, "by": user.username})
-    _start_if_ready(challenge)
+    _start_if_ready(challenge, user)
     return challenge
 
 
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user) -> Challenge:
-    """Decline a challenge you were invited to."""
+    """Decline a challenge you were invited to; someone who took an open seat leaves it instead
+    (it is open again), so nobody can end another player's open challenge."""
     challenge = _locked_challenge(challenge_id)
-    if not challenge.seats.filter(user=user).exclude(user=challenge.created_by).exists():
+    seat = challenge.seats.filter(user=user).exclude(user=challenge.created_by).first()
+    if seat is None:
         raise ServiceError("not_invited", "only an invited player can decline")
+    if seat.open_seat:
+        seat.user, seat.accepted = None, False
+        seat.save(update_fields=["user", "accepted"])
+        notify([challenge.created_by], "challenge_seat_left", {"challenge": challenge.pk, "by": user.username})
+        return challenge
     challenge.status = Challenge.Status.DECLINED
     challenge.save(update_fields=["status", "updated_at"])
     notify([challenge.created_by], "challenge_declined", {"challenge": challenge.pk, "by": user.username})
@@ -133,9 +153,26 @@ def challenge_cancel(*, challenge_id: int, user) -> Challenge:
     return challenge
 
 
-def _start_if_ready(challenge: Challenge) -> None:
+def _check_engine_matches(user) -> None:
+    limit = settings.MAX_ACTIVE_ENGINE_MATCHES
+    with_engines = MatchSeat.objects.exclude(ai_level="").values("match_id")
+    active = Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user, pk__in=with_engines).count()
+    if limit and active >= limit:
+        raise ServiceError("too_many_engine_matches", f"you have {active} matches against engines going; "
+                           f"the limit is {limit}: finish or resign one first", detail={"limit": limit, "active": active})
+
+
+def _check_open_challenges(user) -> None:
+    limit = settings.MAX_OPEN_CHALLENGES
+    waiting = Challenge.objects.filter(created_by=user, status=Challenge.Status.OPEN).count()
+    if limit and waiting >= limit:
+        raise ServiceError("too_many_challenges", f"you have {waiting} open challenges; the limit is {limit}: "
+                           "cancel one first", detail={"limit": limit, "open": waiting})
+
+
+def _start_if_ready(challenge: Challenge, user) -> None:
     seats = list(challenge.seats.select_related("user"))
     if all(s.accepted for s in seats):
-        challenge.match = match_start(challenge, seats)
+        challenge.match = match_start(challenge, seats, cause=user)
         challenge.status = Challenge.Status.STARTED
         challenge.save(update_fields=["match", "status", "updated_at"])

@@ -29,7 +29,7 @@ def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
 
 @transaction.atomic
 def ladder_create(*, name: str, game: str, variant: str | None = None, options: dict | None = None,
-                  challenge_reach: int = 3, days_per_move: int | None = 3, answer_days: int = 7,
+                  challenge_reach: int = 3, days_per_move: int = 3, answer_days: int = 7,
                   created_by=None) -> Ladder:
     rules = games.get_game(game)
     if rules.min_players > 2 or rules.max_players < 2:
@@ -37,7 +37,7 @@ def ladder_create(*, name: str, game: str, variant: str | None = None, options: 
     normalized = rules.normalize_options(options, variant or None)
     if Ladder.objects.filter(name=name).exists():
         raise ServiceError("ladder_exists", f"a ladder named {name!r} exists")
-    return Ladder.objects.create(name=name, game=rules.slug, variant=variant or rules.variant_of(normalized) or "",
+    return Ladder.objects.create(name=name, game=rules.slug, variant=rules.public_variant(normalized),
                                  options=normalized, challenge_reach=challenge_reach, days_per_move=days_per_move,
                                  answer_days=answer_days, created_by=created_by)
 
@@ -63,8 +63,12 @@ def _active_challenges(ladder: Ladder):
 @transaction.atomic
 def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     ladder = _ladder(ladder_id)
-    mine = ladder.entries.filter(user=user).first()
-    theirs = ladder.entries.select_related("user").filter(user__username=opponent).first()
+    # Lock both rungs (in id order, so two challengers cannot deadlock): a second challenge of the
+    # same pair waits for the first to commit, then sees it and is refused; ranks cannot move meanwhile.
+    entries = list(ladder.entries.select_for_update().select_related("user")
+                   .filter(Q(user=user) | Q(user__username=opponent)).order_by("pk"))
+    mine = next((e for e in entries if e.user_id == user.pk), None)
+    theirs = next((e for e in entries if e.user.username == opponent), None)
     if mine is None:
         raise ServiceError("not_on_ladder", "join the ladder before challenging")
     if theirs is None:
@@ -83,7 +87,7 @@ def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     if active.filter(created_by=user).exists():
         raise ServiceError("ladder_game_pending", "you have a ladder challenge under way: one at a time")
     return challenge_create(creator=user, game=ladder.game, options=ladder.options,
-                            variant=ladder.variant or None, opponents=[opponent], rated=True,
+                            opponents=[opponent], rated=True,
                             days_per_move=ladder.days_per_move, ladder=ladder)
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _rated_win(winner_client, loser_client, loser_name, **extra):
-    match_id = start_match(winner_client, loser_client, opponents=[loser_name], rated=True, **extra)
+    match_id = start_match(winner_client, loser_client, opponents=[loser_name], rated=True, days_per_move=3, **extra)
     assert loser_client.post(f"/api/v1/matches/{match_id}/resign/").status_code == 200
     return match_id
 
@@ -37,7 +37,7 @@ def test_accounts_me_reads_and_changes_the_profile(as_alice, anon):
 
 
 def test_a_rated_match_shows_on_the_player_page(as_alice, as_bob, anon):
-    match_id = start_match(as_alice, as_bob, rated=True)
+    match_id = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     play(as_alice, match_id, "e1-e5", ply=0)
     as_bob.post(f"/api/v1/matches/{match_id}/resign/")
     page = anon.get("/api/v1/players/alice/").json()
@@ -115,6 +115,6 @@ def test_the_player_list_searches_by_prefix_and_sorts_by_rating(anon, alice, bob
 def test_unrated_and_aborted_matches_leave_ratings_alone(as_alice, as_bob):
     match_id = start_match(as_alice, as_bob)
     as_bob.post(f"/api/v1/matches/{match_id}/resign/")
-    rated = start_match(as_alice, as_bob, rated=True)
+    rated = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     as_bob.post(f"/api/v1/matches/{rated}/abort/")
     assert not Rating.objects.exists()
