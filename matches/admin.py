@@ -45,12 +45,6 @@ class LadderAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "variant", "challenge_reach")
 
 
-@admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "game", "kind", "status", "current_round", "rounds", "starts_at")
-    list_filter = ("status", "kind", "game")
-
-
 @admin.register(EngineJob)
 class EngineJobAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "lane", "status", "match", "ply", "level", "user", "attempts",
@@ -59,5 +53,11 @@ class EngineJobAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in EngineJob._meta.fields]
 
 
-admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Vacation, Profile,
-                     TournamentEntry, TournamentGame])
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "game", "kind", "status", "current_round", "rounds", "starts_at")
+    list_filter = ("status", "kind", "game")
+
+
+admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Profile,
+                     TournamentEntry, TournamentGame, Vacation])

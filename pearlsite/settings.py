@@ -41,6 +41,7 @@ def _int_in(name: str, default: int, low: int, high: int | None = None) -> int:
 
 
 def _count(name: str, default: int, minimum: int = 1) -> int:
+    """A whole number of at least `minimum`."""
     return _int_in(name, default, minimum)
 
 
@@ -51,16 +52,6 @@ def _bool(name: str, default: bool) -> bool:
     if raw in {"0", "false", "no", "off"}:
         return False
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
-
-
-def _int(name: str, default: int, minimum: int = 1) -> int:
-    try:
-        value = env.int(name, default=default)
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name} must be a whole number: {exc}") from exc
-    if value < minimum:
-        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
-    return value
 
 
 DEBUG = _bool("DJANGO_DEBUG", False)
@@ -85,7 +76,7 @@ HTTPS = _bool("PEARLSITE_HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = _bool("PEARLSITE_SSL_REDIRECT", HTTPS)
 if _bool("PEARLSITE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = _int("PEARLSITE_HSTS_SECONDS", 365 * 86400 if HTTPS else 0, minimum=0)
+SECURE_HSTS_SECONDS = _count("PEARLSITE_HSTS_SECONDS", 365 * 86400 if HTTPS else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _bool("PEARLSITE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = _bool("PEARLSITE_HSTS_PRELOAD", HTTPS)     # eligibility only; submitting is yours
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
@@ -167,7 +158,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # API tokens unused for this many days stop working (matches/services/accounts.py).
-TOKEN_IDLE_DAYS = _int("PEARLSITE_TOKEN_IDLE_DAYS", 90)
+TOKEN_IDLE_DAYS = _count("PEARLSITE_TOKEN_IDLE_DAYS", 90)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -199,10 +190,10 @@ def _throttle_rate(scope: str, default: str) -> str | None:
 
 
 THROTTLE_RATES = {scope: _throttle_rate(scope, default) for scope, default in THROTTLE_DEFAULTS.items()}
-NUM_PROXIES = _int("PEARLSITE_NUM_PROXIES", 0, minimum=0)
+NUM_PROXIES = _count("PEARLSITE_NUM_PROXIES", 0, minimum=0)
 
 # Request bodies larger than this are refused (413) before they are read (pearlsite/limits.py).
-MAX_BODY_BYTES = _int("PEARLSITE_MAX_BODY_BYTES", 64 * 1024)
+MAX_BODY_BYTES = _count("PEARLSITE_MAX_BODY_BYTES", 64 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
@@ -335,7 +326,7 @@ AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
 # Leaderboards leave out players without a rated result for this many days.
-LEADERBOARD_INACTIVE_DAYS = _int_in("PEARLSITE_LEADERBOARD_INACTIVE_DAYS", 90, 1)
+LEADERBOARD_INACTIVE_DAYS = _count("PEARLSITE_LEADERBOARD_INACTIVE_DAYS", 90)
 
 # Correspondence play (docs/design.md §5.4). Long polls and event streams hold a worker thread:
 # they are capped in time (below gunicorn's 30 s worker timeout) and in number per process (past

@@ -9,7 +9,7 @@ from django.utils import timezone
 from matches.models import Event, Match, Rating
 from matches.selectors.clocks import clocks_payload, parse_time_control
 from matches.selectors.vacations import vacation_payload
-from matches.services import clocks, play, results, vacations
+from matches.services import challenges, clocks, play, results, vacations
 
 from .factories import challenge, match as make_match, refusal_code
 
@@ -60,7 +60,8 @@ def test_bad_time_controls_are_refused(given, days):
 
 def test_rated_matches_need_a_clock(users):
     ann, ben, _ = users
-    assert refusal_code(lambda: challenge(ann, [ben], rated=True)) == "rated_needs_clock"
+    assert refusal_code(lambda: challenges.challenge_create(creator=ann, game="hasami-shogi", opponents=[ben.username],
+                                                            rated=True)) == "rated_needs_clock"
     assert challenge(ann, [ben], rated=True, time_control=FISCHER).time_control == FISCHER
 
 
