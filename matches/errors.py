@@ -118,7 +118,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_entered": (409, "you have not entered this tournament"),
     "not_organiser": (403, "only the tournament's organiser may do this"),
     "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
-    "tournament_game": (409, "a tournament game cannot be aborted: resign instead"),
+    "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 

@@ -29,7 +29,7 @@ def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
 
 @transaction.atomic
 def ladder_create(*, name: str, game: str, variant: str | None = None, options: dict | None = None,
-                  challenge_reach: int = 3, days_per_move: int | None = 3, answer_days: int = 7,
+                  challenge_reach: int = 3, days_per_move: int = 3, answer_days: int = 7,
                   created_by=None) -> Ladder:
     rules = games.get_game(game)
     if rules.min_players > 2 or rules.max_players < 2:
