@@ -82,3 +82,20 @@ def test_strong_yard_plays_the_solvers_file_without_searching(solutions, capsys)
     assert found.nodes == 0 and found.value == pytest.approx(0.989) and found.depth == 11
     end, _ = _self_play(start, "strong", Limit(nodes=1))
     assert end.outcome.winners == (1,) and end.ply == 11
+
+
+def test_solve_reports_an_unfinished_proof_and_writes_nothing(solutions, capsys):
+    call_command("solve", "pearl-maze", "--seconds", "0.2", "--beam", "50", "--cache")
+    out = capsys.readouterr().out
+    assert "not proved within the budget; longest walk found:" in out
+    assert "cache: nothing written (no proof)" in out and not list(solutions.iterdir())
+
+
+def test_solve_prints_the_yard_proof_and_refuses_bad_options(solutions, capsys):
+    from django.core.management.base import CommandError
+
+    call_command("solve", "pearl-yard", "--size", "11")
+    out = capsys.readouterr().out
+    assert "Thief wins; the shortest forced win ends on ply 16" in out and "proof tree" in out
+    with pytest.raises(CommandError):
+        call_command("solve", "pearl-yard", "--size", "10")
