@@ -32,7 +32,8 @@ def _imports(path: Path) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module
-            found.add(target)
+            if node.module or not node.level:   # `from . import x` imports x, not the package
+                found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)
     return {name for name in found if name.split(".")[0] in PACKAGES}
 
