@@ -54,8 +54,9 @@ bench-engines: install
 	$(PY) -m bench.engines
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
+HTTP_SMOKE_ARGS := --clients 1,8 --seconds 2 --json var/bench/http-smoke.json
 bench-http: install
-	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),--clients 1,8 --seconds 2 --json var/bench/http-smoke.json,)
+	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),$(HTTP_SMOKE_ARGS),)
 bench-latency: install
 	$(PY) -m bench.engine_latency
 
