@@ -86,7 +86,7 @@ def migrate(database_url: str) -> None:
 
 def start_server(database_url: str, port: int, workers: int | None, worker_class: str | None) -> subprocess.Popen:
     command = [sys.executable, "-m", "gunicorn", "pearlsite.wsgi:application", "-b", f"127.0.0.1:{port}",
-               "--log-level", "warning"]
+               "--log-level", "warning", "--access-logfile", "/dev/null"]
     if (ROOT / "docker" / "gunicorn.conf.py").exists():
         command += ["-c", "docker/gunicorn.conf.py"]
     if workers:
