@@ -1,7 +1,7 @@
-"""New Eleusis engines (rules/eleusis.md §8): a scientist that induces the secret rule, the
+"""New Eleusis engines (docs/rules/eleusis.md §8): a scientist that induces the secret rule, the
 Prophet's calls, and a player God's commit from the bank.
 
-Hidden information (design §2b, rules/eleusis.md §2.2): every decision is built from
+Hidden information (design §2b, docs/rules/eleusis.md §2.2): every decision is built from
 `state.view(seat)` for the seat to move and that seat's own `legal_moves()`; the engine never reads
 `to_dict`, other hands, the stock or the rule. Induction is `games.new_eleusis.induction`: the
 evidence of the whole round (mainline, sidelines with failed strings, No-Play displays) gives a
@@ -51,7 +51,7 @@ from .base import Budget, Engine, Limit, SearchResult
 from .table import per_level, register_levels
 
 SLUG = "new-eleusis"
-GO_OUT = 4.0                # the +4 for an empty hand (rules/eleusis.md §4)
+GO_OUT = 4.0                # the +4 for an empty hand (docs/rules/eleusis.md §4)
 EXPEL_COST = 3.0            # hand-size worth of the turns an expelled player loses (§3.4)
 PROPHET_CONFIDENCE = 0.93   # posterior of the best rule needed to declare Prophet
 PROPHET_CARD = 0.9          # and the chance the card carrying the declaration is right
@@ -110,7 +110,7 @@ POOL = HypothesisPool()
 
 
 # ---------------------------------------------------------------------------------------------
-# Expected change of the hand size (lower is better; rules/eleusis.md §3.1-§3.4, §5)
+# Expected change of the hand size (lower is better; docs/rules/eleusis.md §3.1-§3.4, §5)
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Situation:

@@ -1,4 +1,4 @@
-"""Engines for Glaisher (rules/glaisher.md §7): alpha-beta over a pruned move list.
+"""Engines for Glaisher (docs/rules/glaisher.md §7): alpha-beta over a pruned move list.
 
 A turn is a split and a placement, so positions offer hundreds to thousands of turns. Following
 the engine notes, search treats the turn as its two decisions for pruning: the most promising

@@ -1,9 +1,9 @@
-"""Engines for the Hasami Shogi family (rules/hasami.md §7): `hasami-shogi`, `dai-hasami-shogi`,
+"""Engines for the Hasami Shogi family (docs/rules/hasami.md §7): `hasami-shogi`, `dai-hasami-shogi`,
 `mak-yek`, `latrunculi`.
 
 The evaluator reads the documented state attributes (bitboards `black`/`white`/`duces`, `captures`,
 `men`, `to_move`, `rules`) and the family's own capture test, so captures can be searched in
-quiescence and tried first. Terms, from rules/hasami.md §7:
+quiescence and tried first. Terms, from docs/rules/hasami.md §7:
 - material, weighted against the JSA thresholds where they apply (a lead of 2 is one capture from a
   lead the opponent must answer at once; one capture short of the goal is nearly won);
 - the lead rule: a side to move that trails by the lead must capture now, so its position stands
@@ -55,7 +55,7 @@ def _runs(men: int, shifts, length: int) -> int:
 
 
 class HasamiEvaluator(Evaluator):
-    """Static evaluation and capture ordering for the whole family (rules/hasami.md §7)."""
+    """Static evaluation and capture ordering for the whole family (docs/rules/hasami.md §7)."""
 
     playout_cutoff = 40
 

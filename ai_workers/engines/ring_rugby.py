@@ -1,4 +1,4 @@
-"""Engines for Ring Rugby (rules/ring-rugby.md): alpha-beta with a race evaluator.
+"""Engines for Ring Rugby (docs/rules/ring-rugby.md): alpha-beta with a race evaluator.
 
 The game is won by carrying a ring into the enemy goal, so the evaluator measures, for each side,
 how far its best carrier still has to go (ranks to the end line, plus files to the entry cells),

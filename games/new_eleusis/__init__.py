@@ -1,4 +1,4 @@
-"""New Eleusis (rules/eleusis.md): the card game of inductive reasoning.
+"""New Eleusis (docs/rules/eleusis.md): the card game of inductive reasoning.
 
     cards.py     card kinds 0..51 and their notation (§2, §6)
     rulelang/    the rule language: syntax, compiler, verdict tables (§2.1)

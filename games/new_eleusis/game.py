@@ -1,6 +1,6 @@
 """New Eleusis, the game: the state, its legal moves, and how a move makes the next state.
 
-Rule book: rules/eleusis.md (§2 set-up and visibility, §3 turns, §4 scoring, §5 options, §6
+Rules: docs/rules/eleusis.md (§2 set-up and visibility, §3 turns, §4 scoring, §5 options, §6
 notation). Moves and their notation are in `moves.py`, round set-up numbers, records and scoring
 in `rounds.py`, what a seat may see in `views.py`, the rule language in `rulelang/`. This module
 only asks a compiled rule for its verdict mask (`Rule.mask(prev, prev2, n)`), so judging a card is
@@ -42,7 +42,7 @@ from .views import build_view, svg_diagram, text_diagram
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class EleusisState(State):
-    """One moment of a New Eleusis match (rules/eleusis.md §8: everything, secrets included).
+    """One moment of a New Eleusis match (docs/rules/eleusis.md §8: everything, secrets included).
 
     Layout: `mainline` kinds with `main_by` (the seat that played each card, STARTER, or
     GOD_PLACED - seat for a card God placed from that seat's wrong No Play); `sidelines` and
@@ -364,7 +364,7 @@ class EleusisState(State):
         return {name: _jsonify(getattr(self, name)) for name in STORED_FIELDS}
 
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see (rules/eleusis.md §2.2); None = a spectator."""
+        """What `seat` may see (docs/rules/eleusis.md §2.2); None = a spectator."""
         return build_view(self, seat)
 
     def render_text(self, seat: int | None = None) -> str:
@@ -396,7 +396,7 @@ def in_sudden_death(position) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# The next state (rules/eleusis.md §2 set-up, §3.1-§3.5, §4)
+# The next state (docs/rules/eleusis.md §2 set-up, §3.1-§3.5, §4)
 # ---------------------------------------------------------------------------------------------
 class NextState:
     """The fields of the state being moved from, changed in place by the steps below; `notes`
@@ -622,7 +622,7 @@ def _bank():
 
 @lru_cache(maxsize=1)
 def bank_commits() -> tuple[CommitRule, ...]:
-    """The bank's rules, listed as a player God's commit moves (rules/eleusis.md §8)."""
+    """The bank's rules, listed as a player God's commit moves (docs/rules/eleusis.md §8)."""
     return tuple(CommitRule(entry.canonical) for entry in _bank().BANK)
 
 
@@ -661,7 +661,7 @@ def _stored_value(name: str, value):
 # The game
 # ---------------------------------------------------------------------------------------------
 class NewEleusis(Game):
-    """New Eleusis (rules/eleusis.md): scientists induce God's secret rule from the cards."""
+    """New Eleusis (docs/rules/eleusis.md): scientists induce God's secret rule from the cards."""
 
     slug = "new-eleusis"
     title = "New Eleusis"
@@ -673,7 +673,11 @@ class NewEleusis(Game):
                           "player: seat 0 (rotating with rounds=all) is God",
                           choices=("machine", "player")),
         "rule": OptionSpec(None, "machine mode only, secret: the rule as text or a JSON AST; "
-                           "null = the engine picks one from its bank", parse=rule_option),
+                           "null = the engine picks one from its bank", parse=rule_option,
+                           schema={"anyOf": [
+                               {"type": "null"},
+                               {"type": "string", "pattern": "\\S", "maxLength": 500},
+                               {"type": "object", "required": ["op"]}]}),
         "sudden_death": OptionSpec("seed", "sudden-death thresholds: seed 30 / 20 after the "
                                    "marker, classic 40 / 30", choices=("seed", "classic")),
         "rounds": OptionSpec(1, "all = every seat is God once (player mode)", choices=(1, "all")),
@@ -686,7 +690,7 @@ class NewEleusis(Game):
                "from their hands onto the mainline, learn from the verdicts, may declare "
                "themselves Prophet to judge in God's place, and race to empty their hands "
                "before sudden death. Eleusis Express adds guessing the rule outright.")
-    rules_page = "rules/eleusis.md"
+    rules_page = "docs/rules/eleusis.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> EleusisState:
         if options["god"] == "player" and options["rule"] is not None:
@@ -732,7 +736,7 @@ class NewEleusis(Game):
 
     def early_stop_totals(self, state: EleusisState) -> tuple[int, ...]:
         """Totals if the server stops a rounds=all match early: a bonus to each seat that has
-        not yet been God (rules/eleusis.md §4 [C]); finished rounds only."""
+        not yet been God (docs/rules/eleusis.md §4 [C]); finished rounds only."""
         if state.rounds != "all":
             return state.totals
         been = {rec.god for rec in state.records} | ({state.god} if state.phase != "over" else set())

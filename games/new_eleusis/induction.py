@@ -1,4 +1,4 @@
-"""An Eleusis scientist for engines: which secret rules fit the public evidence (rules/eleusis.md).
+"""An Eleusis scientist for engines: which secret rules fit the public evidence (docs/rules/eleusis.md).
 
 It reads only what every seat sees (§2.2): the mainline with positions, the sidelines with the
 card each group tried to follow (a group of several cards is a failed string, whose failing card is

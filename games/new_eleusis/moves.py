@@ -1,4 +1,4 @@
-"""New Eleusis moves: their values, their notation (rules/eleusis.md §6) and the rules they carry.
+"""New Eleusis moves: their values, their notation (docs/rules/eleusis.md §6) and the rules they carry.
 
 Every move is a small frozen value whose `str()` is its canonical notation; `parse_notation` is the
 inverse. Rules and guesses are compiled once per text and process (§8).
@@ -164,7 +164,7 @@ def strings_from(hand: tuple[int, ...], max_len: int = MAX_STRING) -> list[Play]
 
 
 # ---------------------------------------------------------------------------------------------
-# Notation (rules/eleusis.md §6)
+# Notation (docs/rules/eleusis.md §6)
 # ---------------------------------------------------------------------------------------------
 _WORDS = {"judge right": Judge(True), "judge wrong": Judge(False), "approve": Review(True),
           "disapprove": Review(False)}

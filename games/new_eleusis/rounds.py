@@ -1,5 +1,5 @@
 """New Eleusis rounds: set-up numbers, the rule commitment, the finished-round record and round
-scoring (rules/eleusis.md §2 set-up, §3.4, §3.7, §4, §5).
+scoring (docs/rules/eleusis.md §2 set-up, §3.4, §3.7, §4, §5).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ NEVER_GOD_BONUS = 10           # §4 [C]: to a seat not yet God when a match sto
 
 
 def commitment_hash(nonce: str, rule_move: str) -> str:
-    """sha256(nonce + "\\n" + rule_move), lowercase hex (rules/eleusis.md §3.7)."""
+    """sha256(nonce + "\\n" + rule_move), lowercase hex (docs/rules/eleusis.md §3.7)."""
     return hashlib.sha256((nonce + "\n" + rule_move).encode("utf-8")).hexdigest()
 
 

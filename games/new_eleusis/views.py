@@ -1,4 +1,4 @@
-"""What each seat may see of New Eleusis (rules/eleusis.md §2.2), and pictures of it.
+"""What each seat may see of New Eleusis (docs/rules/eleusis.md §2.2), and pictures of it.
 
 Everyone sees the layout, hand sizes, the log, finished rounds and the commitment; a scientist
 also sees their own hand, God their own rule and its report. A No Play shows the hand to all.
@@ -106,10 +106,12 @@ def build_view(state, seat: int | None) -> dict:
 
 
 def text_diagram(state, seat: int | None) -> str:
+    """The layout as text; each mainline card carries its position (`3:[AH]`, the `n` of the rule
+    language), which the sideline lines refer to."""
     v = build_view(state, seat)
     main = []
     for i, card in enumerate(v["mainline"]):
-        text = f"({card['card']})" if card["god_placed"] else f"[{card['card']}]"
+        text = f"{i + 1}:" + (f"({card['card']})" if card["god_placed"] else f"[{card['card']}]")
         if v["marker"] == {"line": "mainline", "index": i}:
             text = "^" + text
         main.append(text)

@@ -1,4 +1,4 @@
-"""New Eleusis, the game (rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
+"""New Eleusis, the game (docs/rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
 from __future__ import annotations
 
 import hashlib
@@ -382,7 +382,7 @@ def test_options():
     assert G.normalize_options({"rule": ast})["rule"] == R1
     assert G.public_options(G.normalize_options({"rule": R1})) == {
         "god": "machine", "sudden_death": "seed", "rounds": 1, "express": False}
-    assert G.variant_of(G.normalize_options({"express": "true"})) == "express"
+    assert G.variant_of(G.normalize_options({"express": True})) == "express"
 
 
 def test_machine_pick_is_seeded():

@@ -1,4 +1,4 @@
-"""The New Eleusis rule language (rules/eleusis.md §2.1, §7 cases 1-4 and 15, §9)."""
+"""The New Eleusis rule language (docs/rules/eleusis.md §2.1, §7 cases 1-4 and 15, §9)."""
 from __future__ import annotations
 
 import json

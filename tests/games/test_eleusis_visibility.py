@@ -1,4 +1,4 @@
-"""New Eleusis visibility (rules/eleusis.md §2.2, §7 case 13): views never leak hands, the
+"""New Eleusis visibility (docs/rules/eleusis.md §2.2, §7 case 13): views never leak hands, the
 stock order, the seed, the nonce or the rule before the round ends."""
 from __future__ import annotations
 

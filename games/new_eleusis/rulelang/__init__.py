@@ -1,4 +1,4 @@
-"""The New Eleusis rule language (rules/eleusis.md §2.1, §8, §9).
+"""The New Eleusis rule language (docs/rules/eleusis.md §2.1, §8, §9).
 
 A rule is a Boolean expression judging the card `cur` against `prev`, `prev2` and the position `n`.
 

@@ -1,4 +1,4 @@
-"""Rule-language compiler (rules/eleusis.md §2.1 steps 1-2, §8, §9): type check, limits on `n`,
+"""Rule-language compiler (docs/rules/eleusis.md §2.1 steps 1-2, §8, §9): type check, limits on `n`,
 and staged closures (never `eval`), plus the reference evaluator the staged code is tested against.
 
 `check(ast)` yields a `Checked` rule: canonical text, lookback L, the n-limit T and period P, and

@@ -1,4 +1,4 @@
-"""Rule-language syntax (rules/eleusis.md §2.1, §9): vocabulary, text → AST, JSON AST → AST,
+"""Rule-language syntax (docs/rules/eleusis.md §2.1, §9): vocabulary, text → AST, JSON AST → AST,
 and the canonical printer.
 
 The AST is the JSON of §2.1 in plain dicts. Text goes through a lexer and a recursive-descent

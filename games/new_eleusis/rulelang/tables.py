@@ -1,4 +1,4 @@
-"""Verdict tables (rules/eleusis.md §2.1 steps 2-5, §5, §8): what a checked rule accepts, context
+"""Verdict tables (docs/rules/eleusis.md §2.1 steps 2-5, §5, §8): what a checked rule accepts, context
 by context.
 
 A rule is reduced to one 52-bit mask of accepted kinds per context (prev, prev2, n-class), so
