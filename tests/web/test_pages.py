@@ -113,7 +113,7 @@ def test_challenge_with_options_and_a_person_then_accept(login, alice, bob, clie
     assert "Accept" in bob_client.get("/").content.decode()
     assert bob_client.post(f"/challenges/{challenge.pk}/accept/").status_code == 302
     match = Match.objects.get()
-    assert match.days_per_move == 3 and match.deadline is not None
+    assert match.time_control == {"kind": "per_move", "days": 3} and match.deadline is not None
     assert f"/matches/{match.pk}/" in bob_client.get("/").content.decode()
 
 
