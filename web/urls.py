@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<id:pk>/takeback/", matches.match_takeback, name="match-takeback"),
     path("matches/<id:pk>/analysis/", matches.match_analysis, name="match-analysis"),
     path("games/", players.games, name="games"),
+    path("games/<slug:slug>/rules/", players.rules, name="rules"),
     path("games/<slug:slug>/leaderboard/", players.leaderboard, name="leaderboard"),
     path("players/<str:username>/", players.player, name="player"),
 ]

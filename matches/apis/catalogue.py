@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from html import escape
 
-import markdown
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -101,7 +100,7 @@ class RulesHtmlRenderer(renderers.BaseRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        body = markdown.markdown(data["markdown"], extensions=["tables", "fenced_code", "toc"])
+        body = catalogue.rules_html(data["markdown"])[0]
         return RULES_PAGE.format(title=escape(f"{data['title']}: rules"), body=body)
 
 

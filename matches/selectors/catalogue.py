@@ -1,12 +1,15 @@
 """The game catalogue and the rules documents (docs/rules/, one per game family)."""
 from __future__ import annotations
 
+import markdown
 from django.conf import settings
 from django.urls import reverse
 
 import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError
+
+RULES_MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "toc"]
 
 
 def game_entry(rules: games.Game) -> dict:
@@ -33,3 +36,10 @@ def rules_document(slug: str) -> tuple[str, str]:
     """(title, Markdown text) of the game's rules document, read from the repository."""
     rules = _game(slug)
     return rules.title, (settings.BASE_DIR / rules.rules_page).read_text(encoding="utf-8")
+
+
+def rules_html(text: str) -> tuple[str, list[dict]]:
+    """A rules document's Markdown as HTML, with its headings (the `toc` extension's tree: each
+    {level, id, name, children}); the API's HTML form and the web page both use this."""
+    converter = markdown.Markdown(extensions=RULES_MARKDOWN_EXTENSIONS)
+    return converter.convert(text), converter.toc_tokens

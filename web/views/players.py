@@ -1,4 +1,4 @@
-"""Games, players and rating tables."""
+"""Games and their rules, players and rating tables."""
 from __future__ import annotations
 
 import games as rules_library
@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from matches.selectors import catalogue
 from matches.selectors.players import player_profile
 from web import selectors
 
@@ -15,6 +16,21 @@ from .base import REFUSALS, page_not_found
 @require_GET
 def games(request: HttpRequest) -> HttpResponse:
     return render(request, "web/games.html", {"catalogue": selectors.games_catalogue()})
+
+
+@require_GET
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The game's rules document: the same HTML as the API's `?format=html`, inside the site."""
+    try:
+        title, text = catalogue.rules_document(slug)
+    except REFUSALS:
+        return page_not_found(request, f"There is no game {slug!r}.")
+    body, headings = catalogue.rules_html(text)
+    sections = headings[0]["children"] if len(headings) == 1 else headings
+    return render(request, "web/rules.html", {"title": title, "slug": slug, "body": body, "sections": sections,
+                                              "family": [g for s, g in sorted(rules_library.GAMES.items())
+                                                         if g.rules_page == rules_library.GAMES[slug].rules_page
+                                                         and s != slug]})
 
 
 @require_GET
