@@ -1,6 +1,8 @@
-"""The evaluation chart of an analysis: an SVG line over the plies (no plotting library)."""
+"""Charts drawn on the server as SVG (no plotting library): the evaluation of an analysis over
+the plies, and a rating's history over the rated games."""
 from __future__ import annotations
 
+import math
 from html import escape
 
 WIDTH, HEIGHT = 640, 220
@@ -59,4 +61,55 @@ def evaluation_chart(results: list[dict], names: dict[int, str]) -> str:
                         f'<title>{escape(tip)}</title></circle>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
             f'aria-labelledby="chart-title" class="chart"><title id="chart-title">{escape(title)}</title>'
+            + "".join(body) + "</svg>")
+
+
+def _nice_step(rough: float) -> float:
+    """1, 2 or 5 times a power of ten, at least `rough`."""
+    power = 10 ** math.floor(math.log10(rough))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+
+
+def rating_chart(points: list[dict], *, chart_id: str, title: str, first_number: int = 1,
+                 most_circles: int = 120) -> str:
+    """A rating's history (`matches.selectors.players.rating_point`s, oldest first): the rating
+    after each rated game, from where it stood before the first, in a band of ± one deviation.
+    `first_number` is the number of the first game shown (earlier ones may be left out)."""
+    if not points:
+        return ""
+    start = first_number - 1
+    series = [(start, points[0]["rating_before"], points[0]["deviation_before"], None)]
+    series += [(start + i, p["rating_after"], p["deviation_after"], p) for i, p in enumerate(points, start=1)]
+    ratings = [r for _, r, _, _ in series]
+    pad = max(25.0, (max(ratings) - min(ratings)) * 0.15)
+    step = _nice_step((max(ratings) - min(ratings) + 2 * pad) / 4)
+    low, high = math.floor((min(ratings) - pad) / step) * step, math.ceil((max(ratings) + pad) / step) * step
+    last, plot_w, plot_h = series[-1][0], WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(number: int) -> float:
+        return LEFT + (number - start) / max(1, last - start) * plot_w
+
+    def y(rating: float) -> float:           # the deviation band is cut off at the frame
+        return TOP + (1 - (min(high, max(low, rating)) - low) / (high - low)) * plot_h
+
+    body = [f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fbf8f0" stroke="#bbb"/>']
+    for tick in range(int(low), int(high) + 1, int(step)):
+        body.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')
+        body.append(f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick}</text>')
+    for number in sorted({start, last, *range(start, last + 1, max(1, (last - start) // 8))}):
+        body.append(f'<text x="{x(number):.1f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="11">{number}</text>')
+    band = [f"{x(n):.1f},{y(r + d):.1f}" for n, r, d, _ in series]
+    band += [f"{x(n):.1f},{y(r - d):.1f}" for n, r, d, _ in reversed(series)]
+    body.append(f'<polygon points="{" ".join(band)}" fill="{SEAT_COLOURS[0]}" fill-opacity="0.12" stroke="none"/>')
+    line = " ".join(f"{x(n):.1f},{y(r):.1f}" for n, r, _, _ in series)
+    body.append(f'<polyline points="{line}" fill="none" stroke="{SEAT_COLOURS[0]}" stroke-width="2"/>')
+    if len(points) <= most_circles:
+        for number, rating, deviation, point in series[1:]:
+            change = point["rating_after"] - point["rating_before"]
+            tip = (f"game {number} (match {point['match']}, {point['date']:%Y-%m-%d}): "
+                   f"{rating:.0f} ({change:+.0f}), ± {deviation:.0f}")
+            body.append(f'<circle cx="{x(number):.1f}" cy="{y(rating):.1f}" r="3" fill="{SEAT_COLOURS[0]}">'
+                        f'<title>{escape(tip)}</title></circle>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+            f'aria-labelledby="{chart_id}" class="chart rating-chart"><title id="{chart_id}">{escape(title)}</title>'
             + "".join(body) + "</svg>")

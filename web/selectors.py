@@ -1,18 +1,21 @@
 """Page reads: what the templates show, assembled from `matches.selectors` (the same payloads the
 API serves, so the pages are never a second source of truth). The few queries the API has no
-selector for yet (a match's analyses, a game's rating table) are small and live here."""
+selector for yet (a match's analyses) are small and live here."""
 from __future__ import annotations
 
 import hashlib
 from datetime import datetime
 
+from django.conf import settings
 from django.db.models import Q
 
 import games
-from matches.models import Analysis, Match, MatchSeat, Rating
+from matches.models import Analysis, Match, MatchSeat
+from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, rated_keys, system_for
 from matches.selectors import catalogue
 from matches.selectors import challenges as challenge_selectors
 from matches.selectors import matches as match_selectors
+from matches.selectors import players as player_selectors
 from matches.selectors.analysis import analysis_payload
 
 RECENT_FINISHED = 10
@@ -153,14 +156,40 @@ def current_version(match_id: int, user) -> str:
 
 
 # --- players and ratings --------------------------------------------------------------------
-def leaderboard(slug: str, limit: int = 100) -> list[dict]:
-    """A game's rating table, best first (the players who have a rating in it)."""
-    from matches.glicko import PROVISIONAL_DEVIATION
+LEADERBOARD_ROWS = 100
+HISTORY_POINTS = 200
 
-    rows = Rating.objects.filter(game=slug).select_related("user").order_by("-rating", "user__username")[:limit]
-    return [{"rank": i, "player": r.user.username, "rating": round(r.rating), "deviation": round(r.deviation),
-             "games": r.games, "provisional": r.deviation > PROVISIONAL_DEVIATION}
-            for i, r in enumerate(rows, start=1)]
+
+def rating_title(game: str, variant: str | None) -> str:
+    return f"{game_title(game)} ({variant})" if variant else game_title(game)
+
+
+def leaderboard(slug: str, variant: str | None = None) -> dict:
+    """A game's leaderboard (ranked's: established, active ratings, best first) and the other
+    boards of the game (its variants rated on their own)."""
+    key = player_selectors.rating_key(slug, variant)
+    rows = player_selectors.leaderboard_query(key)[:LEADERBOARD_ROWS]
+    return {"key": key, "title": rating_title(key.game, key.variant),
+            "rows": [player_selectors.leaderboard_entry(row, rank) for rank, row in enumerate(rows, start=1)],
+            "boards": [{"variant": k.variant, "title": rating_title(k.game, k.variant), "current": k == key}
+                       for k in rated_keys(slug)],
+            "established": round(PROVISIONAL_DEVIATION[system_for(slug)]),
+            "inactive_days": settings.LEADERBOARD_INACTIVE_DAYS}
+
+
+def rating_histories(username: str, ratings: list[dict]) -> list[dict]:
+    """Each rating of the player's profile with its history (the latest HISTORY_POINTS rated
+    games, oldest first) and the number of the first game shown."""
+    out = []
+    for rating in ratings:
+        key = RatingKey(rating["game"], rating["variant"] or "")
+        changes = list(player_selectors.rating_history(username, key).reverse()[:HISTORY_POINTS])[::-1]
+        points = [player_selectors.rating_point(c) for c in changes]
+        for point in points:
+            point["change"] = round(point["rating_after"] - point["rating_before"])
+        out.append({**rating, "key": str(key), "title": rating_title(key.game, key.variant), "points": points,
+                    "first_number": max(1, rating["games"] - len(points) + 1)})
+    return out
 
 
 def player_matches(username: str, limit: int = 20) -> list[dict]:

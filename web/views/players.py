@@ -9,8 +9,9 @@ from django.views.decorators.http import require_GET
 from matches.selectors import catalogue
 from matches.selectors.players import player_profile
 from web import selectors
+from web.chart import rating_chart
 
-from .base import REFUSALS, page_not_found
+from .base import REFUSALS, page_not_found, refusal
 
 
 @require_GET
@@ -35,10 +36,12 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    rules = rules_library.GAMES.get(slug)
-    if rules is None:
-        return page_not_found(request, f"There is no game {slug!r}.")
-    return render(request, "web/leaderboard.html", {"rules": rules, "rows": selectors.leaderboard(slug)})
+    """A game's leaderboard; `?variant=` picks a variant that is rated on its own."""
+    try:
+        board = selectors.leaderboard(slug, request.GET.get("variant") or None)
+    except REFUSALS as exc:
+        return page_not_found(request, refusal(exc)[1])
+    return render(request, "web/leaderboard.html", {"slug": slug, **board})
 
 
 @require_GET
@@ -47,6 +50,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         profile = player_profile(username)
     except REFUSALS:
         return page_not_found(request, f"There is no player {username!r}.")
-    ratings = [{**r, "title": selectors.game_title(r["game"])} for r in profile["ratings"]]
+    ratings = selectors.rating_histories(username, profile["ratings"])
+    for i, rating in enumerate(ratings):
+        rating["chart"] = rating_chart(rating["points"], chart_id=f"rating-chart-{i}", first_number=rating["first_number"],
+                                       title=f"{username}'s {rating['title']} rating after each rated game, "
+                                             "with a band of one deviation either side")
     return render(request, "web/player.html", {"profile": profile, "ratings": ratings,
                                                "recent": selectors.player_matches(username)})
