@@ -7,6 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 import games
 from ai_workers.engines import LEVELS
 
+CLOCK_KINDS = [("none", "No clock"), ("per_move", "Days per move"), ("fischer", "Fischer (a bank of days)")]
 OPPONENT_KINDS = [("engine", "An engine"), ("person", "People (usernames)"), ("open", "Anyone (open seats)")]
 MAX_OPPONENTS = 7
 
@@ -44,8 +45,13 @@ class ChallengeForm(forms.Form):
     usernames = forms.CharField(max_length=1200, required=False, label="Usernames",
                                 help_text="Comma-separated, one per other seat (ai:<level> seats an engine).")
     rated = forms.BooleanField(required=False)
+    clock = forms.ChoiceField(choices=CLOCK_KINDS, initial="none", required=False, widget=forms.RadioSelect)
     days_per_move = forms.IntegerField(min_value=1, max_value=60, required=False, label="Days per move",
-                                       help_text="Blank: no clock.")
+                                       initial=3, help_text="Every turn gets this many days.")
+    initial_days = forms.IntegerField(required=False, label="Days to start", initial=7)
+    increment_days = forms.IntegerField(required=False, label="Days added after each move", initial=1)
+    max_days = forms.IntegerField(required=False, label="At most (days)", initial=14,
+                                  help_text="The bank never holds more than this.")
 
     def clean(self):
         data = super().clean()
@@ -56,7 +62,23 @@ class ChallengeForm(forms.Form):
         players = data.get("players") or (rules.min_players if rules.max_players == 1 else max(2, rules.min_players))
         data["opponents"] = self._opponents(data, players - 1)
         data["options"] = self._options(rules, data.get("variant") or None)
+        data["time_control"] = self._time_control(data)
         return data
+
+    def _time_control(self, data: dict) -> dict | None:
+        """The chosen clock as the challenge service takes it (the service checks the ranges).
+        Every field is sent (the hidden ones too): the chosen kind picks those that count; without
+        a kind, a number of days per move stands for itself."""
+        kind = data.get("clock") or ("per_move" if data.get("days_per_move") else "none")
+        fields = {"per_move": {"days": "days_per_move"},
+                  "fischer": {"initial_days": "initial_days", "increment_days": "increment_days", "max_days": "max_days"}}
+        if kind not in fields:
+            return None
+        chosen = {name: data.get(field) for name, field in fields[kind].items()}
+        for name, field in fields[kind].items():
+            if chosen[name] is None:
+                self.add_error(field, "Give a number of days for this clock.")
+        return {"kind": kind, **chosen}
 
     def _options(self, rules: games.Game, variant: str | None) -> dict:
         """The options typed or chosen, as the catalogue's values. A field left at the game's

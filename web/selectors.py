@@ -94,6 +94,31 @@ def _result_text(result: dict | None, names: dict[int, str], status: str) -> str
     return f"{' and '.join(names[w] for w in winners)} won ({how})"
 
 
+def _days(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
+
+
+def clock_text(seconds: int | None) -> str:
+    """A seat's time left as the page's clocks show it (clocks.js counts the same way)."""
+    if seconds is None:
+        return ""
+    if seconds <= 0:
+        return "time is up"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    return (f"{days}d " if days else "") + f"{hours:02}:{rest // 60:02}:{rest % 60:02}"
+
+
+def time_control_text(time_control: dict | None) -> str:
+    """How a match's time control reads ('' without a clock)."""
+    if not time_control:
+        return ""
+    if time_control["kind"] == "fischer":
+        return (f"Fischer clock: {_days(time_control['initial_days'])} to start, "
+                f"{_days(time_control['increment_days'])} more after each move, at most {_days(time_control['max_days'])}")
+    return f"{_days(time_control['days'])} a move"
+
+
 def visible_analysis(match: Match, user) -> dict | None:
     """The newest analysis of the match the viewer may read (one of a hidden-information game is
     its requester's alone), preferring a finished one."""
@@ -116,17 +141,21 @@ def match_page(match_id: int, user) -> dict:
     names = {s.seat: player_label(s.player_name) for s in seats}
     active = match.status == "active"
     analysis = visible_analysis(match, user)
+    clocks = {c["seat"]: {**c, "text": clock_text(c["remaining"])} for c in detail["clocks"] or []}
+    offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat} for o in detail["offers"]]
     return {
         "match": detail, "rules": rules, "title": rules.title, "seat": seat,
         "names": names,
-        "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": s.seat == match.to_move,
-                       "username": s.user.username if s.user_id else None, "offer": s.offer} for s in seats],
+        "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": active and s.seat == match.to_move,
+                       "username": s.user.username if s.user_id else None, "clock": clocks.get(s.seat),
+                       "offers": [o["kind"] for o in offers if o["seat"] == s.seat]} for s in seats],
+        "time_control": time_control_text(detail["time_control"]),
         "to_move_name": names.get(match.to_move) if match.to_move is not None else None,
         "my_turn": seat is not None and active and match.to_move == seat,
         "board_svg": state.render_svg(seat), "board_text": state.render_text(seat),
         "moves": [{**m, "name": names.get(m["seat"], "")} for m in match_selectors.match_moves(match)],
-        "offers": [{"seat": s.seat, "name": names[s.seat], "kind": s.offer} for s in seats if s.offer],
-        "my_offer": next((s.offer for s in seats if s.seat == seat), "") if seat is not None else "",
+        "offers": offers,
+        "my_offers": [o["kind"] for o in offers if o["mine"]],
         "result_text": _result_text(detail["result"], names, match.status),
         "can_abort": active and seat is not None and match.ply < match.players,
         "can_takeback": active and seat is not None and not rules.has_hidden_information and match.ply > 0,

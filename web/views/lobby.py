@@ -41,7 +41,7 @@ def challenge_create(request: HttpRequest) -> HttpResponse:
             challenge = challenges.challenge_create(
                 creator=request.user, game=data["game"], variant=data["variant"] or None,
                 options=data["options"], opponents=data["opponents"], rated=data["rated"],
-                days_per_move=data["days_per_move"])
+                time_control=data["time_control"])
         except REFUSALS as exc:
             form.add_error(None, refusal(exc)[1])
         else:

@@ -109,7 +109,8 @@ def match_abort(request: HttpRequest, pk: int) -> str:
 def match_draw(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
     offers.match_draw(match_id=pk, user=request.user, action=verb)
-    return {"offer": "Draw offered.", "accept": "Draw agreed.", "decline": "Draw declined."}.get(verb, "")
+    return {"offer": "Draw offered.", "accept": "Draw agreed.", "decline": "Draw declined.",
+            "withdraw": "Draw offer withdrawn."}.get(verb, "")
 
 
 @login_required
@@ -118,7 +119,8 @@ def match_draw(request: HttpRequest, pk: int) -> str:
 def match_takeback(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
     offers.match_takeback(match_id=pk, user=request.user, action=verb)
-    return {"offer": "Takeback asked.", "accept": "Takeback agreed.", "decline": "Takeback declined."}.get(verb, "")
+    return {"offer": "Takeback asked.", "accept": "Takeback agreed.", "decline": "Takeback declined.",
+            "withdraw": "Takeback request withdrawn."}.get(verb, "")
 
 
 @login_required

@@ -1,5 +1,5 @@
 // The challenge form: show the chosen game's options (only they are sent), the fields of the
-// chosen kind of opponent, and a variant's settings in the option fields when it is chosen.
+// chosen kind of opponent and of clock, and a variant's settings in the option fields when it is chosen.
 const form = document.getElementById("challenge-form");
 
 function showGame() {
@@ -14,6 +14,11 @@ function showGame() {
 function showOpponent() {
   const kind = form.querySelector("input[name=opponent]:checked")?.value || "engine";
   for (const field of form.querySelectorAll("[data-opponent]")) field.hidden = field.dataset.opponent !== kind;
+}
+
+function showClock() {
+  const kind = form.querySelector("input[name=clock]:checked")?.value || "none";
+  for (const part of form.querySelectorAll("[data-clock]")) part.hidden = part.dataset.clock !== kind;
 }
 
 const asText = (value) => (value === true ? "true" : value === false ? "false" : value === null ? "" : String(value));
@@ -33,6 +38,8 @@ if (form) {
   }
   form.elements.game.addEventListener("change", showGame);
   for (const radio of form.querySelectorAll("input[name=opponent]")) radio.addEventListener("change", showOpponent);
+  for (const radio of form.querySelectorAll("input[name=clock]")) radio.addEventListener("change", showClock);
   showGame();
   showOpponent();
+  showClock();
 }
