@@ -10,15 +10,18 @@ from django.conf import settings
 from django.db.models import Q
 
 import games
-from matches.models import Analysis, Match, MatchSeat
+from matches.models import Analysis, LadderEntry, Match, MatchSeat, Tournament, TournamentEntry
 from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, rated_keys, system_for
 from matches.selectors import catalogue
 from matches.selectors import challenges as challenge_selectors
+from matches.selectors import ladders as ladder_selectors
 from matches.selectors import matches as match_selectors
 from matches.selectors import players as player_selectors
+from matches.selectors import tournaments as tournament_selectors
 from matches.selectors.analysis import analysis_payload
 
 RECENT_FINISHED = 10
+LOBBY_EVENTS = 10
 
 
 def game_title(slug: str) -> str:
@@ -73,6 +76,27 @@ def lobby_challenges(user) -> dict:
     seeks = [c for c in challenge_selectors.challenges_for(user, open_only=True)
              if c.created_by_id != user.pk and not any(s.user_id == user.pk for s in c.seats.all())]
     return {"own": [_challenge_row(c, user) for c in own], "seeks": [_challenge_row(c, user) for c in seeks]}
+
+
+def _tournament_row(summary: dict, entered: bool) -> dict:
+    return {**summary, "title": game_title(summary["game"]), "entered": entered,
+            "full": summary["entrants"] >= summary["max_entrants"]}
+
+
+def lobby_events(user) -> dict:
+    """Tournaments taking entries or under way, and ladders, with the viewer's place in each."""
+    tournaments = list(tournament_selectors.tournaments_query()
+                       .filter(status__in=(Tournament.Status.OPEN, Tournament.Status.RUNNING))[:LOBBY_EVENTS])
+    entered = set(TournamentEntry.objects.filter(user=user, tournament__in=tournaments)
+                  .values_list("tournament_id", flat=True))
+    ladders = list(ladder_selectors.ladders_query()[:LOBBY_EVENTS])
+    ranks = dict(LadderEntry.objects.filter(user=user, ladder__in=ladders).values_list("ladder_id", "rank"))
+    return {
+        "tournaments": [_tournament_row(tournament_selectors.tournament_summary(t), t.pk in entered)
+                        for t in tournaments],
+        "ladders": [{**ladder_selectors.ladder_payload(ladder), "title": game_title(ladder.game),
+                     "my_rank": ranks.get(ladder.pk)} for ladder in ladders],
+    }
 
 
 def games_catalogue() -> list[dict]:

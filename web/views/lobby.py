@@ -1,4 +1,5 @@
-"""The lobby: my games (my turn first), challenges and open seats, and the challenge form."""
+"""The lobby: my games (my turn first), challenges and open seats, the challenge form, and the
+tournaments and ladders to join."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -8,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from matches.services import challenges
+from matches.services import challenges, ladders, tournaments
 from web import selectors
 from web.forms import ChallengeForm, option_inputs
 
@@ -20,6 +21,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, status: int = 200) -> Http
     chosen = form["game"].value() or request.GET.get("game") or entries[0]["slug"]
     context = {
         "games": selectors.my_games(request.user), "challenges": selectors.lobby_challenges(request.user),
+        "events": selectors.lobby_events(request.user),
         "form": form, "chosen_game": chosen,
         "catalogue": [{**e, "inputs": option_inputs(e), "variants_id": f"variants-{e['slug']}"} for e in entries],
     }
@@ -78,3 +80,27 @@ def challenge_decline(request: HttpRequest, pk: int) -> str:
 def challenge_cancel(request: HttpRequest, pk: int) -> str:
     challenges.challenge_cancel(challenge_id=pk, user=request.user)
     return "Challenge withdrawn."
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def tournament_join(request: HttpRequest, pk: int) -> str:
+    tournaments.tournament_join(tournament_id=pk, user=request.user)
+    return "Entered: your games start with the tournament."
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def tournament_leave(request: HttpRequest, pk: int) -> str:
+    tournaments.tournament_leave(tournament_id=pk, user=request.user)
+    return "You have left the tournament."
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def ladder_join(request: HttpRequest, pk: int) -> str:
+    entry = ladders.ladder_join(ladder_id=pk, user=request.user)
+    return f"You are on the ladder at #{entry.rank}."
