@@ -1,10 +1,12 @@
 """Every game's match page in the browser, at desktop and phone width: the board draws, the
 script runs without errors, clickable boards mark the pieces that can move, nothing overflows
-a phone screen. Screenshots go to $PEARLSITE_SCREENSHOTS (`make screenshots`: var/screenshots/)."""
+a phone screen; a rules page, and a player page with its rating chart. Screenshots go to
+$PEARLSITE_SCREENSHOTS (`make screenshots`: var/screenshots/)."""
 from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from playwright.sync_api import expect
 
 import games
 from matches.selectors.matches import get_match, legal_moves_for, viewer_seat
+from matches.models import RatingChange
 from matches.services import analysis, challenges, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -89,3 +92,39 @@ def test_a_finished_match_with_its_evaluation_chart(new_page, alice, shots):
     assert chart.locator("circle").count() == get_match(pk).ply
     expect(page.locator("#region-status")).to_contain_text("engine (random) won (resignation)")
     page.screenshot(path=str(shots / "match-analysis.png"), full_page=True)
+
+
+def test_a_rules_page_and_a_player_page_with_its_rating_chart(new_page, alice, bob, shots):
+    page = new_page()
+    page.goto("/games/")
+    page.get_by_role("article").filter(has_text="Ring Rugby").get_by_role("link", name="Rules").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ring Rugby")
+    contents = page.get_by_role("navigation", name="Contents")
+    contents.get_by_role("link", name="5. Options and variants").click()
+    assert page.url.endswith("#5-options-and-variants")
+    expect(page.locator("#rules h2[id='5-options-and-variants']")).to_be_in_viewport()
+    page.screenshot(path=str(shots / "rules.png"))
+    page.set_viewport_size(PHONE)
+    assert _fits_the_screen(page), "the rules page is wider than a phone"
+
+    for winner, loser in [(alice, bob), (alice, bob), (bob, alice), (alice, bob)]:
+        rated = challenges.challenge_create(creator=winner, game="hasami-shogi", opponents=[loser.username],
+                                            rated=True, days_per_move=3)
+        match = challenges.challenge_accept(challenge_id=rated.pk, user=loser).match
+        results.match_resign(match_id=match.pk, user=loser)
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.goto("/players/alice/")
+    chart = page.get_by_role("img", name=re.compile("alice's Hasami Shogi rating after each rated game"))
+    expect(chart).to_be_visible()
+    assert chart.locator("circle").count() == RatingChange.objects.filter(rating__user=alice).count() == 4
+    box = chart.bounding_box()
+    assert box["width"] > 500 and box["height"] > 150
+    history = page.get_by_role("table").filter(has_text="Change")
+    expect(history).to_be_hidden()
+    page.get_by_text("The history as a table").click()
+    expect(history.locator("tbody tr")).to_have_count(4)
+    page.screenshot(path=str(shots / "player.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    assert _fits_the_screen(page), "the player page is wider than a phone"
+    expect(chart).to_be_visible()
+    page.screenshot(path=str(shots / "player-phone.png"), full_page=True)
