@@ -1,6 +1,6 @@
 """The pages in a real browser (Debian's Chromium through Playwright): sign up, challenge an
 engine, move by clicking, see the reply without a reload, resign; two people see each other's
-moves live (one plays by keyboard); a New Eleusis page shows its viewer only their own cards."""
+moves, clocks and offers live (one plays by keyboard); a New Eleusis page shows its viewer only their own cards."""
 from __future__ import annotations
 
 import json
@@ -87,6 +87,10 @@ def test_two_people_see_each_others_moves_live_one_by_keyboard(new_page, alice, 
     alice_page.get_by_label("Game", exact=True).select_option("hasami-shogi")
     alice_page.get_by_label("People (usernames)").check()
     alice_page.get_by_label("Usernames", exact=True).fill("bob")
+    alice_page.get_by_label("Days per move").first.check()
+    expect(alice_page.get_by_role("spinbutton", name="Days per move")).to_be_visible()
+    expect(alice_page.get_by_label("Days to start")).to_be_hidden()
+    alice_page.get_by_role("spinbutton", name="Days per move").fill("2")
     alice_page.get_by_role("button", name="Challenge").click()
     expect(alice_page.locator(".message")).to_contain_text("Challenge sent")
     bob_page.reload()
@@ -98,6 +102,13 @@ def test_two_people_see_each_others_moves_live_one_by_keyboard(new_page, alice, 
     _mark_document(alice_page)
     _mark_document(bob_page)
     expect(bob_page.locator("#region-play")).to_contain_text("Waiting for alice")
+    # Alice's clock runs (counting down in the page), Bob's stands at two days.
+    running = bob_page.locator(".seat-clock.running .clock-text")
+    expect(running).to_have_count(1)
+    first_reading = running.inner_text()
+    assert re.fullmatch(r"1d 23:59:\d\d|2d 00:00:00", first_reading), first_reading
+    expect(running).not_to_have_text(first_reading)                   # a second later
+    expect(bob_page.locator(".seat-clock:not(.running) .clock-text")).to_have_text("2d 00:00:00")
 
     alice_page.locator('[data-cell="e1"]').click()
     alice_page.locator('[data-cell="e5"]').click()
@@ -116,6 +127,18 @@ def test_two_people_see_each_others_moves_live_one_by_keyboard(new_page, alice, 
     expect(alice_page.locator("#move-list li")).to_have_count(2)
     expect(alice_page.locator("#move-list li").nth(1)).to_contain_text("a9-a8")
     expect(alice_page.locator("#region-status")).to_contain_text("Your turn")
+
+    # An offer appears live on the other page, and goes when its maker withdraws it.
+    alice_page.get_by_role("button", name="Offer a draw").click()
+    expect(bob_page.get_by_role("button", name="Accept draw")).to_be_visible()
+    alice_page.get_by_role("button", name="Withdraw draw offer").click()
+    expect(bob_page.get_by_role("button", name="Accept draw")).to_have_count(0)
+    # Declined from the page is declined (the button's own value is what is sent).
+    alice_page.get_by_role("button", name="Offer a draw").click()
+    bob_page.get_by_role("button", name="Decline").click()
+    expect(alice_page.locator("#region-status")).not_to_contain_text("You offered a draw")
+    expect(alice_page.get_by_role("button", name="Offer a draw")).to_be_visible()
+    assert Match.objects.get().status == "active"
     assert _same_document(alice_page) and _same_document(bob_page)
 
 

@@ -16,12 +16,11 @@ function say(text, isError = false) {
   target.textContent = text;
 }
 
-async function post(form, extra = {}, submitter = null) {
-  const body = new FormData(form, submitter);
-  for (const [name, value] of Object.entries(extra)) body.set(name, value);
+async function post(form, body) {
   let answer;
   try {
-    const response = await fetch(form.action, {
+    // getAttribute: a control named "action" (the offer buttons) shadows form.action.
+    const response = await fetch(form.getAttribute("action"), {
       method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" },
     });
     answer = await response.json();
@@ -38,8 +37,11 @@ function wireForms() {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+      // Read the form before disabling its buttons: a disabled submitter sends no name=value
+      // (the offer forms' Accept, Decline and Withdraw differ only by it).
+      const body = new FormData(form, event.submitter);
       for (const button of form.querySelectorAll("button")) button.disabled = true;
-      post(form, {}, event.submitter);
+      post(form, body);
     });
   }
 }
@@ -65,7 +67,10 @@ function showChoices(moves) {
 
 function playMove(move) {
   const form = $("#move-form");
-  if (form) post(form, { pick: move });
+  if (!form) return;
+  const body = new FormData(form);
+  body.set("pick", move);
+  post(form, body);
 }
 
 function wireBoard() {
