@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import Match
+from matches.selectors.matches import legal_moves_for
+from matches.services import play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,9 +36,10 @@ def _log_in(page, user) -> None:
     expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
 
 
-def _challenge(page, game: str, **fields) -> int:
+def _challenge(page, game: str, clock: str = "none", **fields) -> int:
     page.goto("/")
     page.get_by_label("Game", exact=True).select_option(game)
+    page.locator(f"input[name=clock][value={clock}]").check()
     for label, value in fields.items():
         field = page.locator(f"[name='{label}']:visible")
         if field.evaluate("el => el.tagName") == "SELECT":
@@ -142,20 +145,39 @@ def test_two_people_see_each_others_moves_live_one_by_keyboard(new_page, alice, 
     assert _same_document(alice_page) and _same_document(bob_page)
 
 
-def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice):
+def _secret_cards(truth: dict, seat: int | None, shown_moves: str) -> set[str]:
+    """Cards in hands other than `seat`'s that nothing public shows."""
+    from games import get_game
+    from games.new_eleusis.cards import card_text
+
+    state = get_game("new-eleusis").state_from_dict(truth)
+    public = set(CARD.findall(state.render_text(None))) | set(CARD.findall(json.dumps(state.view(None))))
+    others = {card_text(k) for s, hand in enumerate(truth["hands"]) if s != seat for k in hand}
+    mine = {card_text(k) for k in truth["hands"][seat]} if seat is not None else set()
+    return others - public - mine - set(CARD.findall(shown_moves))
+
+
+def _follow_live(page) -> list:
+    answers = []
+    page.on("response", lambda r: answers.append(r) if "/live/" in r.url else None)
+    return answers
+
+
+def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice, carol):
     from games.new_eleusis.cards import card_text
 
     page = new_page()
-    live_answers = []
-    page.on("response", lambda r: live_answers.append(r) if "/live/" in r.url else None)
+    live_answers = _follow_live(page)
     _log_in(page, alice)
-    pk = _challenge(page, "new-eleusis", level="random", **{"option-new-eleusis-rule": RULE})
+    pk = _challenge(page, "new-eleusis", clock="per_move", level="random",
+                    **{"option-new-eleusis-rule": RULE})
     match = Match.objects.get(pk=pk)
     truth = match.state
     seat = match.seats.get(user=alice).seat
     mine = [card_text(k) for k in truth["hands"][seat]]
     expect(page.locator("#region-board")).to_contain_text("your hand: " + " ".join(mine))
     expect(page.locator("#region-play")).to_contain_text("Your move")
+    expect(page.locator(".seat-clock.running")).to_have_count(1)          # the page's clocks, engines have none
     _mark_document(page)
 
     choice = page.locator("#move-choice option").nth(1).get_attribute("value")
@@ -165,17 +187,32 @@ def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice):
     expect(page.locator("#move-list li").first).to_be_visible()
     assert _same_document(page)
 
+    # A stranger watching the same match, and the pages around it (the lobby's list of games, the
+    # player page): every part of them, as served and as fetched live.
+    texts = [page.content()] + [r.text() for r in live_answers if r.ok]     # before the page moves on
+    watcher = new_page()
+    watched = _follow_live(watcher)
+    _log_in(watcher, carol)
+    watcher.goto(f"/matches/{pk}/")
+    expect(watcher.locator("#region-play")).to_contain_text("You are watching")
+    watcher_texts = [watcher.content()]
+    # Alice plays on (the engines reply): the watcher's page takes the new parts live.
+    match.refresh_from_db()
+    play.move_submit(match_id=pk, user=alice, move=legal_moves_for(match, seat)[0], ply=match.ply)
+    expect(watcher.locator("#live-note")).to_contain_text("Updated")
+    watcher_texts += [r.text() for r in watched if r.ok]
+    assert any('"regions"' in t for t in watcher_texts)
+    for path in ("/", "/players/alice/"):
+        page.goto(path)
+        texts.append(page.content())
+
     match.refresh_from_db()
     truth = match.state
-    from games import get_game
-    state = get_game("new-eleusis").state_from_dict(truth)
-    public = set(CARD.findall(state.render_text(None))) | set(CARD.findall(json.dumps(state.view(None))))
-    mine = {card_text(k) for k in truth["hands"][seat]}
-    others = {card_text(k) for s, hand in enumerate(truth["hands"]) if s != seat for k in hand}
-    secret_cards = others - public - mine - set(CARD.findall(page.locator("#move-list").inner_text()))
+    moves = watcher.locator("#move-list").inner_text()
+    secret_cards = _secret_cards(truth, seat, moves)
     assert secret_cards, "the test needs cards only other players hold"
-    texts = [page.content()] + [r.text() for r in live_answers if r.ok]
-    assert len(texts) >= 2
-    for text in texts:
+    assert len(texts) >= 4
+    hidden_from_all = _secret_cards(truth, None, moves)
+    for text, secrets in [*((t, secret_cards) for t in texts), *((t, hidden_from_all) for t in watcher_texts)]:
         assert RULE not in text and truth["nonce"] not in text and str(match.seed) not in text
-        assert not set(CARD.findall(text)) & secret_cards, set(CARD.findall(text)) & secret_cards
+        assert not set(CARD.findall(text)) & secrets, set(CARD.findall(text)) & secrets
