@@ -32,7 +32,8 @@ CHROMIUM ?= /usr/bin/chromium
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium fonts-ipafont-gothic; }
 
-# PNGs of the lobby and a match page of every game (desktop and phone width) in var/screenshots/.
+# PNGs of the lobby, a match page of every game (desktop and phone width), a clocked match, a rules
+# page and a player page with its rating chart, in var/screenshots/.
 screenshots: install chromium
 	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
 	@ls var/screenshots

@@ -180,6 +180,7 @@ def match_page(match_id: int, user) -> dict:
         "moves": [{**m, "name": names.get(m["seat"], "")} for m in match_selectors.match_moves(match)],
         "offers": offers,
         "my_offers": [o["kind"] for o in offers if o["mine"]],
+        "their_offers": [o["kind"] for o in offers if not o["mine"]],
         "result_text": _result_text(detail["result"], names, match.status),
         "can_abort": active and seat is not None and match.ply < match.players,
         "can_takeback": active and seat is not None and not rules.has_hidden_information and match.ply > 0,

@@ -117,6 +117,7 @@ def test_offers_come_from_the_detail_and_the_maker_can_withdraw(alice, bob, caro
     assert "Offer a draw" not in html and "Ask to take back" not in html     # one pending offer a seat
     html = _status(theirs, match)
     assert "alice offers a takeback." in html and "Accept takeback" in html and "Withdraw" not in html
+    assert "Ask to take back" not in html and "Offer a draw" in html       # Accept answers the pending one
     spectator = _status(watcher, match)
     assert "· offers a takeback" in spectator and "Accept" not in spectator and "Withdraw" not in spectator
 

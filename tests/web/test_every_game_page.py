@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 import games
 from matches.selectors.matches import get_match, legal_moves_for, viewer_seat
 from matches.models import RatingChange
-from matches.services import analysis, challenges, play, results
+from matches.services import analysis, challenges, ladders, offers, play, results, tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -128,3 +128,29 @@ def test_a_rules_page_and_a_player_page_with_its_rating_chart(new_page, alice, b
     assert _fits_the_screen(page), "the player page is wider than a phone"
     expect(chart).to_be_visible()
     page.screenshot(path=str(shots / "player-phone.png"), full_page=True)
+
+
+def test_a_clocked_match_with_an_offer_and_the_lobbys_tournaments_and_ladders(new_page, alice, bob, shots):
+    fischer = {"kind": "fischer", "initial_days": 7, "increment_days": 1, "max_days": 14}
+    pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"], time_control=fischer)
+    match = challenges.challenge_accept(challenge_id=pending.pk, user=bob).match
+    play.move_submit(match_id=match.pk, user=alice, move="e1-e5")
+    offers.match_draw(match_id=match.pk, user=alice)
+    cup = tournaments.tournament_create(creator=bob, name="Autumn Cup", game="pearl-war", kind="swiss",
+                                        rounds=3, max_entrants=8)
+    tournaments.tournament_join(tournament_id=cup.pk, user=bob)
+    ladder = ladders.ladder_create(name="Hasami ladder", game="hasami-shogi", created_by=bob)
+    ladders.ladder_join(ladder_id=ladder.pk, user=bob)
+    page = new_page()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("bob")
+    page.get_by_label("Password").fill("bob-secret-pw")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator(".seat-clock.running .clock-text")).to_contain_text("6d 23:5")
+    expect(page.get_by_role("button", name="Accept draw")).to_be_visible()
+    page.screenshot(path=str(shots / "match-clocks.png"), full_page=True)
+    page.goto("/")
+    expect(page.get_by_role("button", name="Join Autumn Cup")).to_have_count(0)     # bob is in
+    expect(page.locator("#ladders-h + ul")).to_contain_text("you are #1")
+    page.screenshot(path=str(shots / "lobby-events.png"), full_page=True)
