@@ -57,7 +57,7 @@ MATRIX = {
     ("match-takeback", "POST"): ("match", {"action": "offer"}, _seated(200, 200)),
     ("match-export", "GET"): ("match", None, _all(200)),
     ("match-board", "GET"): ("match", None, _all(200)),
-    ("match-analysis", "POST"): ("finished", {"level": "easy"}, _auth(202)),
+    ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),   # easy exists: 200
     ("analysis-detail", "GET"): ("analysis", None, _all(200)),
     ("player-detail", "GET"): ("player", None, _all(200)),
     ("ladder-list", "GET"): (None, None, _all(200)),
