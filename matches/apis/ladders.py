@@ -106,7 +106,8 @@ class LadderDetailApi(Api):
 class LadderHistoryApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter",
+                                                                      "page_not_found")},
                    summary="How the standings changed, newest first")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
