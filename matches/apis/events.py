@@ -28,12 +28,13 @@ MAX_ID = 2**63 - 1
 _SLOTS = wakeup.Slots(settings.EVENTS_WAIT_SLOTS)
 
 KIND_PAYLOADS = {
-    "challenge_received": "{challenge, game, from}",
+    "challenge_received": "{challenge, game, variant, from}",
     "challenge_accepted": "{challenge, by}",
     "challenge_declined": "{challenge, by}",
     "challenge_cancelled": "{challenge}",
     "challenge_expired": "{challenge}",
-    "match_started": "{match, game}",
+    "challenge_seat_left": "{challenge, by}: a player who took an open seat left it (the seat is open again)",
+    "match_started": "{match, game, variant}",
     "your_turn": "{match, ply, deadline}: you are to move",
     "move": "{match, ply, seat, move}: another seat moved",
     "offer_made": "{match, offer (draw|takeback), by, seat, ply}",
