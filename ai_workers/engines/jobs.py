@@ -173,5 +173,9 @@ def public_notation(rules: games.Game, notation: str, state: games.State) -> str
 
 
 def _clean(value: float) -> float:
-    """Three decimals, and never -0.0 (a level position reads 0.0 whichever side is asked)."""
-    return round(value, 3) + 0.0
+    """A value as stored and shown (docs/analysis.md): clamped to [-1, 1], three decimals, never
+    -0.0 (a level position reads 0.0 whichever side is asked), and 0.0 for an engine without an
+    opinion (NaN)."""
+    if value != value:
+        return 0.0
+    return round(max(-1.0, min(1.0, float(value))), 3) + 0.0
