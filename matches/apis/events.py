@@ -32,6 +32,7 @@ KIND_PAYLOADS = {
     "challenge_declined": "{challenge, by}",
     "challenge_cancelled": "{challenge}",
     "challenge_expired": "{challenge}",
+    "challenge_seat_left": "{challenge, by}: someone who took an open seat left it (open again)",
     "match_started": "{match, game}",
     "your_turn": "{match, ply, deadline}: you are to move",
     "move": "{match, ply, seat, move}: another seat moved",
@@ -43,6 +44,9 @@ KIND_PAYLOADS = {
     "match_finished": "{match, result}",
     "time_warning": "{match, ply, deadline}: your deadline is near",
     "analysis_done": "{analysis, match}",
+    "ladder_forfeit": "{ladder, challenge, forfeited_by}: a ladder challenge went unanswered",
+    "tournament_round": "{tournament, round}: a new round is paired",
+    "tournament_finished": "{tournament}",
 }
 assert set(KIND_PAYLOADS) == set(Event.Kind.values)
 

@@ -15,6 +15,7 @@ class Event(models.Model):
         CHALLENGE_DECLINED = "challenge_declined"
         CHALLENGE_CANCELLED = "challenge_cancelled"
         CHALLENGE_EXPIRED = "challenge_expired"
+        CHALLENGE_SEAT_LEFT = "challenge_seat_left"      # someone who took an open seat left it
         MATCH_STARTED = "match_started"
         YOUR_TURN = "your_turn"
         MOVE = "move"
@@ -26,6 +27,9 @@ class Event(models.Model):
         MATCH_FINISHED = "match_finished"
         TIME_WARNING = "time_warning"
         ANALYSIS_DONE = "analysis_done"
+        LADDER_FORFEIT = "ladder_forfeit"
+        TOURNAMENT_ROUND = "tournament_round"
+        TOURNAMENT_FINISHED = "tournament_finished"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)

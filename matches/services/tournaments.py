@@ -14,6 +14,7 @@ from matches import pairing
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, Rating, Tournament, TournamentEntry, TournamentGame
 from matches.rating_keys import key_for
+from matches.selectors.clocks import parse_time_control
 
 from .events import notify
 from .play import match_start
@@ -134,7 +135,7 @@ def _next_round(tournament: Tournament, entries: list[TournamentEntry]) -> None:
 def _start_match(tournament: Tournament, first, second):
     """A pairing is a challenge both seats have accepted; it is never stored as one."""
     terms = Challenge(game=tournament.game, variant=tournament.variant, options=tournament.options,
-                      rated=True, days_per_move=tournament.days_per_move)
+                      rated=True, time_control=parse_time_control(None, tournament.days_per_move))
     seats = [ChallengeSeat(seat=0, user=first, accepted=True), ChallengeSeat(seat=1, user=second, accepted=True)]
     return match_start(terms, seats)
 
