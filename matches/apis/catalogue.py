@@ -132,7 +132,7 @@ class GameRulesApi(Api):
             raise NotAcceptable(f"no rules format {request.query_params.get('format')!r}; use md or html") from None
 
     def finalize_response(self, request: Request, response, *args, **kwargs):
-        if response.status_code >= 400:
+        if response.status_code >= 400 or request.method != "GET":     # errors and OPTIONS: JSON
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 
@@ -142,7 +142,7 @@ class GameRulesApi(Api):
                                      description="md (the default) or html; an Accept header may choose too")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
-                   **errors("game_not_found", "not_acceptable")})
+                   **errors("game_not_found", "not_acceptable", "invalid_filter")})
     def get(self, request: Request, slug: str) -> Response:
         title, text = catalogue.rules_document(slug)
         return Response({"title": title, "markdown": text})
