@@ -69,7 +69,8 @@ CODES: dict[str, tuple[int, str]] = {
     "rated_needs_people": (400, "rated matches are between people only"),
     "rated_needs_clock": (400, "rated matches need a time control"),
     "invalid_time_control": (400, "the time control is not one of the kinds, or a value is out of range"),
-    "challenge_closed": (409, "the challenge is no longer open"),
+    "challenge_closed": (409, "the challenge is no longer open (taken, declined, cancelled or expired)"),
+    "rematch_pending": (409, "you have asked for this rematch already"),
     "already_accepted": (409, "you have accepted this challenge already"),
     "not_invited": (403, "the challenge has no seat for you"),
     "not_challenger": (403, "only the challenger may do this"),
@@ -95,7 +96,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_on_vacation": (409, "you are not on vacation"),
     "no_vacation_left": (409, "this year's vacation allowance is used up"),
     # analysis
-    "match_in_progress": (409, "analysis is only for finished matches"),
+    "match_in_progress": (409, "the match is still being played (analysis and rematches come after it)"),
     "hidden_information": (422, "only a player may ask for analysis of a hidden-information game"),
     "not_yours": (403, "this analysis shows one player's own cards; only they may read it"),
     "too_many_analyses": (429, "you have as many analyses waiting or running as allowed (detail.limit)"),
@@ -117,7 +118,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_entered": (409, "you have not entered this tournament"),
     "not_organiser": (403, "only the tournament's organiser may do this"),
     "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
-    "tournament_game": (409, "a tournament game cannot be aborted: resign instead"),
+    "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 
@@ -133,6 +134,14 @@ class ServiceError(Exception):
         self.message = message
         self.status = CODES[code][0]
         self.detail = detail if detail is not None else {}
+
+
+def first_or_error(query, code: str, message: str):
+    """The first row of `query`, or ServiceError(code, message) when it has none."""
+    row = query.first()
+    if row is None:
+        raise ServiceError(code, message)
+    return row
 
 
 _DRF_CODES = {

@@ -1,7 +1,7 @@
 """Periodic match housekeeping (run by Celery beat every minute; each is safe to run twice at once)."""
 from celery import shared_task
 
-from .services import clocks, jobs, ladders, results, tournaments, vacations
+from .services import challenges, clocks, jobs, ladders, results, tournaments, vacations
 
 
 @shared_task(name="matches.tasks.claim_timeouts")
@@ -12,6 +12,12 @@ def claim_timeouts() -> list[int]:
     settled = results.match_claim_timeouts()
     clocks.clocks_send_warnings()
     return settled
+
+
+@shared_task(name="matches.tasks.expire_challenges")
+def expire_challenges() -> list[int]:
+    """Close the open challenges nobody took in time."""
+    return challenges.challenges_expire()
 
 
 @shared_task(name="matches.tasks.sweep_engine_jobs")

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "matches",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -233,7 +234,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": ["active", "finished", "aborted"],
-        "ChallengeStatusEnum": ["open", "started", "declined", "cancelled"],
+        "ChallengeStatusEnum": ["open", "started", "declined", "cancelled", "expired"],
         "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
         "TournamentStatusEnum": ["open", "running", "finished", "cancelled"],
         "TournamentGameStatusEnum": ["active", "finished", "aborted", "bye"],
@@ -306,6 +307,7 @@ CELERY_TASK_ROUTES = {
     "ai_workers.tasks.engine_reply": {"queue": "ai-move"},
     "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
+    "matches.tasks.expire_challenges": {"queue": "ai-move"},
     "matches.tasks.sweep_engine_jobs": {"queue": "ai-move"},
     "matches.tasks.ladder_forfeits": {"queue": "ai-move"},
     "matches.tasks.tournament_advance": {"queue": "ai-move"},
@@ -316,10 +318,18 @@ REPLY_WORKER_QUEUES = ["ai-move"]
 ANALYSIS_WORKER_QUEUES = ["analysis-user", "analysis-system"]
 CELERY_BEAT_SCHEDULE = {
     "claim-timeouts": {"task": "matches.tasks.claim_timeouts", "schedule": 60.0},
+    "expire-challenges": {"task": "matches.tasks.expire_challenges", "schedule": 300.0},
     "sweep-engine-jobs": {"task": "matches.tasks.sweep_engine_jobs", "schedule": ENGINE_SWEEP_SECONDS},
     "ladder-forfeits": {"task": "matches.tasks.ladder_forfeits", "schedule": 600.0},
     "tournaments-tick": {"task": "matches.tasks.tournaments_tick", "schedule": 60.0},
 }
+
+# --- Web pages (session auth beside the API's tokens) ---------------------------------------
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:lobby"
+LOGOUT_REDIRECT_URL = "web:lobby"
+# How long the match page's live request waits for a change before answering "no change".
+WEB_LIVE_WAIT_SECONDS = _positive_float("PEARLSITE_LIVE_WAIT_SECONDS", 20.0)
 
 # --- Pearlsite ------------------------------------------------------------------------------
 # Multiplies every engine level's time budget (tests and small machines use < 1).
@@ -336,6 +346,7 @@ EVENTS_MAX_WAIT_SECONDS = _int_in("PEARLSITE_EVENTS_MAX_WAIT", 25, 0, 30)
 EVENT_STREAM_SECONDS = _int_in("PEARLSITE_EVENT_STREAM_SECONDS", 25, 0, 600)
 EVENT_HEARTBEAT_SECONDS = _int_in("PEARLSITE_EVENT_HEARTBEAT_SECONDS", 10, 1, 300)
 EVENTS_WAIT_SLOTS = _int_in("PEARLSITE_EVENTS_WAIT_SLOTS", 6, 0, 10_000)
+CHALLENGE_DAYS = _int_in("PEARLSITE_CHALLENGE_DAYS", 7, 1, 365)
 VACATION_DAYS_PER_YEAR = _int_in("PEARLSITE_VACATION_DAYS_PER_YEAR", 30, 0, 366)
 TIME_WARNING_HOURS = _int_in("PEARLSITE_TIME_WARNING_HOURS", 24, 1, 24 * 30)
 

@@ -20,6 +20,7 @@ from matches.errors import ServiceError
 from matches.models import Event
 from matches.selectors import events
 
+from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, weak_etag
 from .query import Api, query_params
 from .schema import errors
 
@@ -45,7 +46,7 @@ KIND_PAYLOADS = {
     "time_warning": "{match, ply, deadline}: your deadline is near",
     "analysis_done": "{analysis, match}",
     "ladder_forfeit": "{ladder, challenge, forfeited_by}: a ladder challenge went unanswered",
-    "tournament_round": "{tournament, round}: a new round is paired",
+    "tournament_round": "{tournament, round}: a new round is paired and its games started",
     "tournament_finished": "{tournament}",
 }
 assert set(KIND_PAYLOADS) == set(Event.Kind.values)
@@ -91,7 +92,8 @@ def _wait_for(request: Request, after: int, limit: int, seconds: float) -> list[
 class EventListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: EventPageOut, **errors("invalid_filter", auth=True)},
+    @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", auth=True)},
+                   parameters=ETAG_PARAMETERS,
                    summary="Your events after a cursor, oldest first (long poll with ?wait=)")
     @query_params(EventListQueryIn)
     def get(self, request: Request) -> Response:
@@ -103,7 +105,8 @@ class EventListApi(Api):
         last_id = page[-1].pk if page else after
         body = {"results": [events.event_payload(e) for e in page], "last_id": last_id, "more": more,
                 "next": replace_query_param(request.build_absolute_uri(), "after", last_id)}
-        return Response(EventPageOut(body).data)
+        etag = weak_etag("events", request.user.pk, after, limit, [e.pk for e in page], more)
+        return conditional(request, etag, lambda: Response(EventPageOut(body).data))
 
 
 class EventStreamRenderer(BaseRenderer):

@@ -14,6 +14,7 @@ from matches.models import Match
 from matches.selectors import matches as selectors
 from matches.services import offers, play, results
 
+from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, match_version, viewer_key, weak_etag
 from .query import Api, PageQueryIn, query_params
 from .schema import TimeControlSchema, errors, page_of, paginated, valid
 
@@ -132,8 +133,9 @@ class MatchListQueryIn(PageQueryIn):
 class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter", "page_not_found", auth=True)},
-                   summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **ETAG_RESPONSES,
+                              **errors("invalid_filter", "page_not_found", auth=True)},
+                   parameters=ETAG_PARAMETERS, summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
                    operation_id="matches_list")
     @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
@@ -144,7 +146,9 @@ class MatchListApi(Api):
         qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"),
                                      viewer=request.user if inbox else None,
                                      my_turn=query["my_turn"], active=query["active"])
-        return paginated(request, self, qs, lambda m: selectors.match_summary(m, request.user), MatchSummaryOut)
+        return paginated(request, self, qs, lambda m: selectors.match_summary(m, request.user), MatchSummaryOut,
+                         etag=lambda page, count: weak_etag("matches", request.get_full_path(), viewer_key(request),
+                                                            count, [match_version(m) for m in page]))
 
 
 class MatchDetailQueryIn(serializers.Serializer):
@@ -156,13 +160,15 @@ class MatchDetailQueryIn(serializers.Serializer):
 class MatchDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: MatchDetailOut, **errors("match_not_found", "invalid_filter")},
-                   summary="A match as the caller may see it")
+    @extend_schema(responses={200: MatchDetailOut, **ETAG_RESPONSES, **errors("match_not_found", "invalid_filter")},
+                   parameters=ETAG_PARAMETERS, summary="A match as the caller may see it")
     @query_params(MatchDetailQueryIn)
     def get(self, request: Request, pk: int) -> Response:
         legal = request.query["legal"] == "all"
-        payload = selectors.match_detail(selectors.get_match(pk), request.user, legal=legal)
-        return Response(MatchDetailOut(payload).data)
+        match = selectors.get_match(pk)
+        etag = weak_etag("match", match_version(match), viewer_key(request), legal)
+        return conditional(request, etag, lambda: Response(
+            MatchDetailOut(selectors.match_detail(match, request.user, legal=legal)).data))
 
 
 class MatchLegalMovesApi(Api):

@@ -3,6 +3,7 @@ documents (their codes come from `matches.errors.CODES`)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Callable
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -13,6 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.errors import CODES, ServiceError
+
+from .caching import conditional
 
 # Every endpoint may answer these.
 COMMON_CODES = ("throttled", "not_acceptable")
@@ -116,11 +119,20 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
     return _PAGE_SERIALIZERS[item_serializer]
 
 
-def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer]) -> Response:
+def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer],
+              etag: Callable[[list, int], str] | None = None) -> Response:
+    """A page of `items`; with `etag` (the page's items and the total count → a tag), a 304 when
+    the client holds that tag."""
     paginator = PageNumberPagination()
     try:
         page = paginator.paginate_queryset(items, request, view=view)
     except NotFound:
         raise ServiceError("page_not_found", "the page number is past the last page",
                            detail={"parameter": "page"}) from None
-    return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
+
+    def respond() -> Response:
+        return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
+
+    if etag is None:
+        return respond()
+    return conditional(request, etag(page, paginator.page.paginator.count), respond)

@@ -16,6 +16,7 @@ class Challenge(models.Model):
         STARTED = "started"     # every seat accepted: `match` is set
         DECLINED = "declined"
         CANCELLED = "cancelled"
+        EXPIRED = "expired"     # nobody took it in time (PEARLSITE_CHALLENGE_DAYS)
 
     game = models.CharField(max_length=40)
     variant = models.CharField(max_length=40, blank=True, default="")
@@ -29,12 +30,15 @@ class Challenge(models.Model):
                                  related_name="challenge")
     ladder = models.ForeignKey("Ladder", null=True, blank=True, on_delete=models.CASCADE,
                                related_name="challenges")
+    rematch_of = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="an open challenge expires then")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["status", "game"])]
+        indexes = [models.Index(fields=["status", "game"]), models.Index(fields=["status", "expires_at"])]
 
     def __str__(self) -> str:
         return f"challenge {self.pk} ({self.game}, {self.status})"

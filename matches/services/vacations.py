@@ -43,7 +43,8 @@ def vacation_start(*, user, now: datetime | None = None) -> Vacation:
     if vacation.started_at is not None:
         raise ServiceError("already_on_vacation", "you are on vacation already")
     if vacation.used >= allowance():
-        raise ServiceError("no_vacation_left", f"this year's {settings.VACATION_DAYS_PER_YEAR} vacation days are used up")
+        raise ServiceError("no_vacation_left",
+                           f"this year's {settings.VACATION_DAYS_PER_YEAR} vacation days are used up")
     vacation.started_at = now
     vacation.save()
     for match, seats, mine in _their_active_matches(user):

@@ -124,7 +124,7 @@ def test_variants_are_named_one_way_everywhere(as_alice, as_bob):
     export and the events; an alias names its variant."""
     plain = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json").json()
     assert plain["variant"] == "standard"
-    assert Event.objects.get(user__username="bob", kind="challenge").payload["variant"] == "standard"
+    assert Event.objects.get(user__username="bob", kind="challenge_received").payload["variant"] == "standard"
     accepted = as_bob.post(f"/api/v1/challenges/{plain['id']}/accept/").json()
     match_id = accepted["match"]
     assert as_alice.get(f"/api/v1/matches/{match_id}/").json()["variant"] == "standard"

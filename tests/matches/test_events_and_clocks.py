@@ -28,10 +28,11 @@ def test_event_stream(as_alice, as_bob):
 
 
 def test_deadlines_follow_the_player_to_move(as_alice, as_bob):
-    match_id = start_match(as_alice, as_bob, days_per_move=2)
-    match = Match.objects.get(pk=match_id)
-    assert timedelta(days=1.9) < match.deadline - timezone.now() <= timedelta(days=2)
-    engine = start_match(as_alice, opponents=["ai:random"], days_per_move=2, seat=1)
+    t0 = timezone.now()
+    with time_machine.travel(t0, tick=False):
+        match_id = start_match(as_alice, as_bob, days_per_move=2)
+        engine = start_match(as_alice, opponents=["ai:random"], days_per_move=2, seat=1)
+    assert Match.objects.get(pk=match_id).deadline == t0 + timedelta(days=2)
     assert Match.objects.get(pk=engine).deadline is None       # the engine is to move
 
 
