@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A correspondence bot for Pearlsite that uses only the public HTTP API and the standard library.
 
-It registers (or logs in), then loops: it reads its event stream (long-polling while idle) and
-accepts every challenge it is sent, and in every active match where it is to move it plays a random
-legal move. Start it and challenge it from another account, or let it challenge someone itself:
+It registers (or logs in), then loops: it reads its event stream and accepts every challenge it is
+sent, and in every active match where it is to move it plays a random legal move. Start it and
+challenge it from another account, or let it challenge someone itself:
 
     python examples/bot.py --base http://127.0.0.1:8000 --username randombot --password 'a long one'
     python examples/bot.py --username randombot --password 'a long one' \\
@@ -14,8 +14,7 @@ not within --timeout seconds. A stronger bot replaces `Bot.choose`; everything e
 
 The API it relies on (all under /api/v1/, `Authorization: Token <token>`):
   POST accounts/, POST auth/token/       register, or fetch the token of an existing account
-  GET events/?after=<id>&wait=<s>        events after a cursor, oldest first (`last_id`, `more`);
-                                         waits up to <s> seconds when none is pending
+  GET events/?after=<id>                 new events after a cursor ("challenge_received", "move", ...)
   POST challenges/, POST challenges/{id}/accept/
   GET matches/?player=<me>&status=active the bot's active matches (each with its seats and to_move)
   GET matches/{id}/legal/                the caller's legal moves, a page at a time (Glaisher lists
@@ -35,7 +34,6 @@ import urllib.parse
 import urllib.request
 
 API = "/api/v1"
-CHALLENGE_EVENTS = ("challenge_received", "challenge")      # the latter: servers before the rename
 
 
 class ApiError(Exception):
@@ -77,11 +75,11 @@ class Client:
         return self.call("POST", path, body if body is not None else {})
 
     def pages(self, path: str):
-        """Every item of a page-numbered list, following `next` until it is null."""
+        """Every item of a paginated list, following `next`."""
         page = self.get(path)
         while True:
             yield from page["results"]
-            if not page.get("next"):
+            if not page.get("next") or page.get("more") is False:     # a cursor list always links on
                 return
             page = self.get(page["next"])
 
@@ -115,23 +113,20 @@ class Bot:
         return self.client.get(f"/challenges/{challenge_id}/")["match"]
 
     # -- the loop ----------------------------------------------------------------------------
-    def step(self, wait: int = 0) -> int:
-        """One pass: handle new events (waiting up to `wait` seconds for one), then move in every
-        match where the bot is to move. Returns the number of moves played."""
-        for event in self.new_events(wait):
-            if event["kind"] in CHALLENGE_EVENTS:
+    def step(self) -> int:
+        """One pass: handle new events, then move in every match where the bot is to move.
+        Returns the number of moves played."""
+        for event in self.new_events():
+            if event["kind"] == "challenge_received":
                 self.accept(event["payload"]["challenge"])
         return sum(self.play_turn(match) for match in self.active_matches())
 
-    def new_events(self, wait: int = 0) -> list[dict]:
-        """The events after the bot's cursor, oldest first; the cursor moves past them."""
-        found: list[dict] = []
-        while True:
-            page = self.client.get(f"/events/?after={self.last_event}&limit=200&wait={wait if not found else 0}")
-            found += page["results"]
-            self.last_event = page["last_id"]
-            if not page.get("more"):
-                return found
+    def new_events(self) -> list[dict]:
+        events = list(self.client.pages(f"/events/?after={self.last_event}"))
+        events.sort(key=lambda e: e["id"])
+        if events:
+            self.last_event = events[-1]["id"]
+        return events
 
     def accept(self, challenge_id: int) -> None:
         try:
@@ -167,17 +162,13 @@ class Bot:
         return self.rng.choice(legal)
 
     def run(self, until=lambda: False, interval: float = 2.0, timeout: float | None = None) -> bool:
-        """Loop until `until()` is true (True) or `timeout` seconds pass (False). While nothing
-        happens, each pass long-polls the event stream for up to `interval` seconds."""
+        """Loop until `until()` is true (True) or `timeout` seconds pass (False)."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        played = 1
         while not until():
             if deadline is not None and time.monotonic() > deadline:
                 return False
-            started = time.monotonic()
-            played = self.step(wait=0 if played else max(1, round(interval)))
-            if not played and time.monotonic() - started < interval / 4:
-                time.sleep(interval)        # a server that answers at once: do not spin
+            if not self.step():
+                time.sleep(interval)
         return True
 
 

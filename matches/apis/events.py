@@ -33,7 +33,7 @@ KIND_PAYLOADS = {
     "challenge_declined": "{challenge, by}",
     "challenge_cancelled": "{challenge}",
     "challenge_expired": "{challenge}",
-    "challenge_seat_left": "{challenge, by}: a player who took an open seat left it (the seat is open again)",
+    "challenge_seat_left": "{challenge, by}: someone who took an open seat left it (open again)",
     "match_started": "{match, game, variant}",
     "your_turn": "{match, ply, deadline}: you are to move",
     "move": "{match, ply, seat, move}: another seat moved",
