@@ -640,7 +640,8 @@ def _render_svg(state: GlaisherState, size: float = 22.0) -> str:
         corners = " ".join(
             f"{x + size * math.cos(math.radians(60 * k - 30)):.1f},"
             f"{y + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
-        body.append(f'<polygon points="{corners}" fill="#e9d6a6" stroke="#7a6a48"/>')
+        body.append(f'<polygon data-cell="{NAMES[i]}" points="{corners}" fill="#e9d6a6" '
+                    f'stroke="#7a6a48"/>')
         value = state.cells[i]
         if value:
             piece = svg.Disc(_RED_DISC if value > 0 else _YELLOW_DISC, label=str(abs(value)),

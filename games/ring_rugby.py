@@ -777,8 +777,8 @@ def _render_svg(state: RingRugbyState, cell: int = 32) -> str:
             fill = _TINT["ring"]
         else:
             fill = _TINT["black_board" if g.region[i] == 1 else "white_board"]
-        body.append(f'<rect x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" fill="{fill}" '
-                    f'stroke="#8a7d60" stroke-width="0.5"/>')
+        body.append(f'<rect data-cell="{name}" x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" '
+                    f'fill="{fill}" stroke="#8a7d60" stroke-width="0.5"/>')
         if g.is_on(i) and (g.col_row(i)[0] == 1 or g.col_row(i)[1] == 1):
             label = name if g.col_row(i)[0] == 1 and g.col_row(i)[1] == 1 else (
                 name[0] if g.col_row(i)[1] == 1 else name[1:])

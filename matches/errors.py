@@ -118,7 +118,7 @@ CODES: dict[str, tuple[int, str]] = {
     "not_entered": (409, "you have not entered this tournament"),
     "not_organiser": (403, "only the tournament's organiser may do this"),
     "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
-    "tournament_game": (409, "a tournament game cannot be aborted: resign instead"),
+    "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 
@@ -134,6 +134,14 @@ class ServiceError(Exception):
         self.message = message
         self.status = CODES[code][0]
         self.detail = detail if detail is not None else {}
+
+
+def first_or_error(query, code: str, message: str):
+    """The first row of `query`, or ServiceError(code, message) when it has none."""
+    row = query.first()
+    if row is None:
+        raise ServiceError(code, message)
+    return row
 
 
 _DRF_CODES = {

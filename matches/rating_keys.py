@@ -3,7 +3,8 @@
 A rating key is a game plus its *rated variant*: a variant that changes the rules of play (how
 pieces move or capture, what a turn is) is rated on its own; one that changes only the start
 position, the board size or a length limit is the same game and shares its rating. A match counts
-towards a rated variant when its options agree with every setting of that variant.
+towards a rated variant when its options have the rules that make that variant (below), whatever
+else they change.
 """
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import games
 from .glicko import PROVISIONAL_DEVIATION as GLICKO_PROVISIONAL
 from .weng_lin import PROVISIONAL_DEVIATION as WENG_LIN_PROVISIONAL
 
-RATED_VARIANTS: dict[str, tuple[str, ...]] = {
-    "hasami-shogi": ("tenbin",),        # diagonal lines, edge runs and the mover's own intervention
-    "ring-rugby": ("basic",),           # no revival, big move or goal closure
-    "glaisher": ("advanced",),          # players place their own stacks first
-    "new-eleusis": ("express",),        # 12 cards, single plays and guesses
+# game → rated variant → the option values that make it that variant
+RATED_VARIANTS: dict[str, dict[str, dict]] = {
+    "hasami-shogi": {"tenbin": {"tenbin": True}},         # the mover's own intervention captures
+    "ring-rugby": {"basic": {"advanced": False}},         # no revival, big move or goal closure
+    "glaisher": {"advanced": {"setup": "free"}},          # players place their own stacks first
+    "new-eleusis": {"express": {"express": True}},        # 12 cards, single plays and guesses
 }
 
 GLICKO2, WENG_LIN = "glicko2", "weng-lin"
@@ -37,8 +39,8 @@ class RatingKey(NamedTuple):
 def key_for(game: str, options: Mapping) -> RatingKey:
     """The key a match of `game` with `options` (normalised) is rated under."""
     rules = games.get_game(game)
-    for name in RATED_VARIANTS.get(rules.slug, ()):
-        if all(options.get(option) == value for option, value in rules.variants[name].items()):
+    for name, rules_of in RATED_VARIANTS.get(rules.slug, {}).items():
+        if all(options.get(option) == value for option, value in rules_of.items()):
             return RatingKey(rules.slug, name)
     return RatingKey(rules.slug)
 

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "matches",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -322,6 +323,13 @@ CELERY_BEAT_SCHEDULE = {
     "ladder-forfeits": {"task": "matches.tasks.ladder_forfeits", "schedule": 600.0},
     "tournaments-tick": {"task": "matches.tasks.tournaments_tick", "schedule": 60.0},
 }
+
+# --- Web pages (session auth beside the API's tokens) ---------------------------------------
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:lobby"
+LOGOUT_REDIRECT_URL = "web:lobby"
+# How long the match page's live request waits for a change before answering "no change".
+WEB_LIVE_WAIT_SECONDS = _positive_float("PEARLSITE_LIVE_WAIT_SECONDS", 20.0)
 
 # --- Pearlsite ------------------------------------------------------------------------------
 # Multiplies every engine level's time budget (tests and small machines use < 1).

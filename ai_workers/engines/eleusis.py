@@ -48,8 +48,7 @@ from games.new_eleusis.induction import (
 from games.new_eleusis.rulelang import Rule, RuleError, compile_rule
 
 from .base import Budget, Engine, Limit, SearchResult
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import per_level, register_levels
 
 SLUG = "new-eleusis"
 GO_OUT = 4.0                # the +4 for an empty hand (docs/rules/eleusis.md §4)
@@ -335,12 +334,4 @@ class EleusisEngine(Engine):
         return move
 
 
-def _levels() -> dict:
-    table: dict = {"random": RandomEngine}
-    for level, style in STYLES.items():
-        table[level] = (lambda level=level, style=style:
-                        EleusisEngine(level, DEFAULT_LIMITS[level], style))
-    return table
-
-
-register_levels(SLUG, _levels())
+register_levels(SLUG, per_level(lambda level, limit: EleusisEngine(level, limit, STYLES[level])))

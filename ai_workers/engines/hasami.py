@@ -20,11 +20,8 @@ import math
 from games.hasami.family import captured_men
 from games.hasami.geometry import STRIDE, spread4
 
-from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, register_levels
 
 # Bit shifts for one step along each kind of line (square code = rank * 16 + file).
 ORTHO_SHIFTS = (1, STRIDE)
@@ -177,18 +174,5 @@ class HasamiEvaluator(Evaluator):
         return (state.key, state.captures)
 
 
-def _levels() -> dict:
-    """random; easy: a 2-ply alpha-beta at the easy budget; medium and strong: full alpha-beta.
-    `uct` (extra level): UCT with this evaluator's rollouts, for comparison."""
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], HasamiEvaluator(),
-                                        max_depth=2),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"], HasamiEvaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"], HasamiEvaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], HasamiEvaluator()),
-    }
-
-
 for _slug in ("hasami-shogi", "dai-hasami-shogi", "mak-yek", "latrunculi"):
-    register_levels(_slug, _levels())
+    register_levels(_slug, alphabeta_levels(HasamiEvaluator))

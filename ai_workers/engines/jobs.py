@@ -17,7 +17,8 @@ from random import Random
 
 import games
 
-from .base import Limit
+from .analysis import judge, scale_for
+from .base import Limit, outcome_rewards, to_value
 from .table import get_engine
 
 log = logging.getLogger(__name__)
@@ -103,26 +104,65 @@ def run_reply(job: EngineJob) -> Reply:
 
 
 def run_analysis(job: EngineJob) -> list[dict]:
-    """Search every position of the record (or only `seat`'s turns): per ply the seat that moved,
-    the played move, the engine's best move in the position before it, that position's value for
-    the seat that moved (the seat to move there; docs/analysis.md), and the principal line."""
+    """Search every position of the record (or only `seat`'s turns): per ply the played move,
+    the engine's best move, its value for the side to move (`value`, = `value_before`), the
+    principal line, and the judgement of analysis.py (value after the move, loss, class,
+    accuracy)."""
     rules = games.get_game(job.game)
     engine = get_engine(job.game, job.level)
     state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
-    rows = []
+    limit = Limit(seconds=job.seconds)
+    searched = []                       # (ply, state before, played, state after, result)
     for ply, played in enumerate(job.moves, start=1):
         after = state.play(played)
         if job.seat is None or state.current_player == job.seat:
-            found = engine.search(state, limit=Limit(seconds=job.seconds), rng=_rng(job, ply))
-            # With hidden information a line past the seat's own move would be a guess at cards
-            # the record never shows: the line is that move alone.
-            line = found.pv[:PV_LENGTH] if job.seat is None else found.pv[:1]
-            rows.append({"ply": ply, "seat": state.current_player,
-                         "played": public_notation(rules, played, after),
-                         "best": str(found.move), "value": _clean(found.value),
-                         "pv": [str(m) for m in line], "nodes": found.nodes})
+            searched.append((ply, state, played, after,
+                             engine.search(state, limit=limit, rng=_rng(job, ply))))
         state = after
+    if job.seat is None and searched and not state.is_terminal:
+        # the game ended off the board (resignation, time): the last move needs a value after
+        searched.append((None, state, None, None, engine.search(state, limit=limit,
+                                                                rng=_rng(job, len(job.moves) + 1))))
+    return _judged_rows(rules, job, searched)
+
+
+def _judged_rows(rules: games.Game, job: EngineJob, searched: list) -> list[dict]:
+    scale = scale_for(job.game)
+    rows = []
+    for i, (ply, before, played, after, found) in enumerate(searched):
+        if ply is None:
+            continue
+        seat = before.current_player
+        value_after = _value_after(seat, after, searched[i + 1] if i + 1 < len(searched) else None)
+        best = str(found.move)
+        played_text = str(before.parse_move(played))
+        rows.append({"ply": ply, "seat": seat, "played": public_notation(rules, played, after),
+                     "best": best, "value": _clean(found.value),
+                     "value_before": _clean(found.value),
+                     "value_after": None if value_after is None else _clean(value_after),
+                     **judge(scale, found.value, value_after, played_text, best,
+                             len(before.legal_moves())),
+                     "pv": [str(m) for m in _shown_line(job, found.pv)], "nodes": found.nodes})
     return rows
+
+
+def _shown_line(job: EngineJob, pv: list) -> list:
+    """With hidden information a line past the seat's own move would be a guess at cards the
+    record never shows: the line is that move alone."""
+    return pv[:PV_LENGTH] if job.seat is None else pv[:1]
+
+
+def _value_after(seat: int, after: games.State, following) -> float | None:
+    """The value of `after` for `seat`: the result when the game is over, else the next
+    searched position's value if it is that very position (negated for the one opponent)."""
+    if after.is_terminal:
+        return to_value(outcome_rewards(after)[seat])
+    if following is None or following[1] is not after:
+        return None
+    mover = after.current_player
+    if mover == seat:
+        return following[4].value
+    return -following[4].value if after.players == 2 else None
 
 
 def public_notation(rules: games.Game, notation: str, state: games.State) -> str:
@@ -133,9 +173,5 @@ def public_notation(rules: games.Game, notation: str, state: games.State) -> str
 
 
 def _clean(value: float) -> float:
-    """A value as stored and shown (docs/analysis.md): clamped to [-1, 1], three decimals, never
-    -0.0 (a level position reads 0.0 whichever side is asked), and 0.0 for an engine without an
-    opinion (NaN)."""
-    if value != value:
-        return 0.0
-    return round(max(-1.0, min(1.0, float(value))), 3) + 0.0
+    """Three decimals, and never -0.0 (a level position reads 0.0 whichever side is asked)."""
+    return round(value, 3) + 0.0

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import math
 
-from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, register_levels
 
 
 class RingRugbyEvaluator(Evaluator):
@@ -58,17 +55,4 @@ class RingRugbyEvaluator(Evaluator):
         return state.key()
 
 
-def _levels() -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], RingRugbyEvaluator(),
-                                        max_depth=2),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"],
-                                          RingRugbyEvaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"],
-                                          RingRugbyEvaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], RingRugbyEvaluator()),
-    }
-
-
-register_levels("ring-rugby", _levels())
+register_levels("ring-rugby", alphabeta_levels(RingRugbyEvaluator))

@@ -253,21 +253,21 @@ class EleusisState(State):
 
     # -- applying -------------------------------------------------------------------------------
     def apply(self, move) -> "EleusisState":
-        seat = self.current_player
+        phase, seat = self.phase, self.current_player
         nxt = NextState(self)
         nxt.ply += 1
         text = str(move)
-        if self.phase == "commit":
+        if phase == "commit":
             nxt.commit(move)
             text = "rule committed " + nxt.commitment
-        elif self.phase == "turn":
+        elif phase == "turn":
             if isinstance(move, NoPlay):             # the hand is shown to all (§2.2)
                 nxt.notes.append("shown " + (cards_text(self.hands[seat]) or "nothing"))
             if self.prophet >= 0 or self.rule is None:
                 nxt.phase, nxt.pending = "call", (seat, text, "")
             else:
                 nxt.settle(seat, move, self._truth_for(seat, move), True)
-        elif self.phase == "call":
+        elif phase == "call":
             self._apply_call(nxt, move)
         else:
             self._apply_review(nxt, move)
@@ -400,16 +400,18 @@ def in_sudden_death(position) -> bool:
 # ---------------------------------------------------------------------------------------------
 class NextState:
     """The fields of the state being moved from, changed in place by the steps below; `notes`
-    collects the log entry's result. `build()` freezes it into the next EleusisState."""
+    collects the log entry's result. `build()` hands the fields to the next EleusisState, so
+    a NextState is used once."""
+
+    __slots__ = ("notes", "__dict__")
 
     def __init__(self, before: EleusisState):
-        self.__dict__.update(before.__dict__)
+        self.__dict__ = before.__dict__.copy()
         self.notes: list[str] = []
 
     def build(self) -> EleusisState:
         new = object.__new__(EleusisState)
-        new.__dict__.update(self.__dict__)
-        del new.__dict__["notes"]
+        object.__setattr__(new, "__dict__", self.__dict__)
         return new
 
     # -- cards ----------------------------------------------------------------------------------
@@ -544,8 +546,9 @@ class NextState:
     # -- turns and rounds -----------------------------------------------------------------------
     def pass_turn(self, seat: int) -> None:
         """Round-end tests (§4, §5 card cap), then the turn passes clockwise (§3.5)."""
+        god, prophet, expelled = self.god, self.prophet, self.expelled
         active = [s for s in range(self.players)
-                  if s not in (self.god, self.prophet) and s not in self.expelled]
+                  if s != god and s != prophet and s not in expelled]
         if not active:
             self.end_round(Termination.ALL_EXPELLED, -1)
             return

@@ -6,6 +6,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ai_workers.engines.analysis import CLASSES
 from matches.models import Analysis
 from matches.selectors import analysis as selectors
 from matches.services import analysis
@@ -27,8 +28,50 @@ class AnalysedPlyOut(serializers.Serializer):
     value = serializers.FloatField(help_text=(
         "the position before the move, from `seat`'s point of view: -1 (certain loss) .. 0 (even, or a "
         "draw) .. 1 (certain win); three decimals, never -0.0 (docs/analysis.md)"))
+    value_before = serializers.FloatField(
+        allow_null=True, help_text="the position's value before the move, for the mover (= value); -1..1")
+    value_after = serializers.FloatField(
+        allow_null=True, help_text="the value after the played move, for the mover; null where "
+                                   "unknown (multi-seat and hidden-information moves that pass the turn)")
+    loss = serializers.FloatField(allow_null=True, help_text="what the move gave away, in summary.scale.unit")
+    classification = serializers.ChoiceField(
+        choices=CLASSES, allow_null=True,
+        help_text="forced, best, good, inaccuracy, mistake or blunder (thresholds in summary.scale)")
+    accuracy = serializers.FloatField(allow_null=True, help_text="move accuracy, 0–100 (lichess's formula)")
     pv = serializers.ListField(child=serializers.CharField(), help_text="the engine's principal line")
     nodes = serializers.IntegerField()
+
+
+class ScaleOut(serializers.Serializer):
+    name = serializers.ChoiceField(choices=("winning_chances", "walk_length"))
+    unit = serializers.CharField(help_text="what a loss is measured in")
+    inaccuracy = serializers.FloatField(help_text="smallest loss that is an inaccuracy")
+    mistake = serializers.FloatField(help_text="smallest loss that is a mistake")
+    blunder = serializers.FloatField(help_text="smallest loss that is a blunder")
+
+
+class SeatSummaryOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    moves = serializers.IntegerField(help_text="the seat's analysed moves")
+    forced = serializers.IntegerField()
+    best = serializers.IntegerField()
+    good = serializers.IntegerField()
+    inaccuracy = serializers.IntegerField()
+    mistake = serializers.IntegerField()
+    blunder = serializers.IntegerField()
+    average_loss = serializers.FloatField(allow_null=True)
+    accuracy = serializers.FloatField(allow_null=True, help_text="game accuracy, 0–100 (lichess's formula)")
+
+
+class SeriesPointOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    value = serializers.FloatField(allow_null=True, help_text="value after the ply for seat 0, -1..1")
+
+
+class AnalysisSummaryOut(serializers.Serializer):
+    scale = ScaleOut()
+    seats = SeatSummaryOut(many=True)
+    series = SeriesPointOut(many=True)
 
 
 class AnalysisOut(serializers.Serializer):
@@ -39,6 +82,7 @@ class AnalysisOut(serializers.Serializer):
     upto_ply = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="hidden-information games: whose turns only")
     results = AnalysedPlyOut(many=True)
+    summary = AnalysisSummaryOut(help_text="per seat: counts per class and accuracy; the scale; a graph series")
     error = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -56,7 +100,7 @@ class MatchAnalysisApi(Api):
                                        "hidden_information", "too_many_analyses", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(AnalysisIn, request)
-        job, created = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
+        job, created = analysis.analysis_request_once(match_id=pk, user=request.user, level=data["level"])
         return Response(AnalysisOut(selectors.analysis_payload(job)).data,
                         status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 

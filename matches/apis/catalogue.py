@@ -120,7 +120,7 @@ code{{background:#f6f6f2}}</style></head>
 
 class GameRulesApi(Api):
     """The rules document of a game: Markdown by default, HTML for browsers (`?format=html` or an
-    Accept header that prefers text/html). Errors answer in JSON, like everywhere else."""
+    Accept header that prefers text/html). Errors (and OPTIONS) answer in JSON, like everywhere else."""
 
     permission_classes = [permissions.AllowAny]
     renderer_classes = [MarkdownRenderer, RulesHtmlRenderer]
@@ -132,7 +132,8 @@ class GameRulesApi(Api):
             raise NotAcceptable(f"no rules format {request.query_params.get('format')!r}; use md or html") from None
 
     def finalize_response(self, request: Request, response, *args, **kwargs):
-        if response.status_code >= 400:
+        document = isinstance(getattr(response, "data", None), dict) and "markdown" in response.data
+        if not document:                 # errors and OPTIONS metadata
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 
@@ -142,7 +143,8 @@ class GameRulesApi(Api):
                                      description="md (the default) or html; an Accept header may choose too")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
-                   **errors("game_not_found", "not_acceptable")})
+                   **{(status, "application/json"): answer
+                      for status, answer in errors("game_not_found", "not_acceptable", "invalid_filter").items()}})
     def get(self, request: Request, slug: str) -> Response:
         title, text = catalogue.rules_document(slug)
         return Response({"title": title, "markdown": text})

@@ -44,6 +44,9 @@ KIND_PAYLOADS = {
     "match_finished": "{match, result}",
     "time_warning": "{match, ply, deadline}: your deadline is near",
     "analysis_done": "{analysis, match}",
+    "ladder_forfeit": "{ladder, challenge, forfeited_by}: a ladder challenge went unanswered",
+    "tournament_round": "{tournament, round}: a new round is paired and its games started",
+    "tournament_finished": "{tournament}",
 }
 assert set(KIND_PAYLOADS) == set(Event.Kind.values)
 

@@ -20,12 +20,12 @@ class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     game = serializers.CharField(max_length=40, help_text="a game two can play")
     variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
-                                    help_text="a named variant, applied before `options`")
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
     challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50,
                                                help_text="how many ranks above themselves a player may challenge")
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60,
-                                             help_text="the clock of ladder matches (null: none)")
+    days_per_move = serializers.IntegerField(required=False, default=3, min_value=1, max_value=60,
+                                             help_text="the clock of ladder matches: days per move (rated games need one)")
     answer_days = serializers.IntegerField(required=False, default=7, min_value=1, max_value=60,
                                            help_text="days a challenged player has to accept; then they forfeit")
 
@@ -106,7 +106,8 @@ class LadderDetailApi(Api):
 class LadderHistoryApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter",
+                                                                      "page_not_found")},
                    summary="How the standings changed, newest first")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
@@ -61,6 +62,14 @@ class _WindowThrottle(BaseThrottle):
 
 def _increment(key: str, timeout: int) -> int:
     """Atomically count one more request under `key` (created at 1 if absent or just expired)."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        # One round trip: INCR creates the key at 1; EXPIRE NX sets its lifetime only then.
+        full_key = backend.make_and_validate_key(key)
+        pipe = backend._cache.get_client(full_key, write=True).pipeline(transaction=False)
+        pipe.incr(full_key)
+        pipe.expire(full_key, timeout, nx=True)
+        return pipe.execute()[0]
     try:
         return cache.incr(key)
     except ValueError:

@@ -19,8 +19,8 @@ class TournamentIn(serializers.Serializer):
     game = serializers.CharField(max_length=40, help_text="a game two can play")
     variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60,
-                                             help_text="the clock of every game (null: none)")
+    days_per_move = serializers.IntegerField(required=False, default=3, min_value=1, max_value=60,
+                                             help_text="the clock of every game: days per move (rated games need one)")
     kind = serializers.ChoiceField(choices=Tournament.Kind.values)
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=63,
                                       help_text="Swiss only (1 to max_entrants − 1); a round-robin has as many as it needs")
@@ -95,7 +95,7 @@ def _detail(pk: int) -> dict:
 
 
 class TournamentListApi(Api):
-    @extend_schema(responses={200: page_of(TournamentOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(TournamentOut), **errors("invalid_filter", "page_not_found")},
                    summary="Tournaments, newest first", operation_id="tournaments_list")
     @query_params(TournamentListQueryIn)
     def get(self, request: Request) -> Response:

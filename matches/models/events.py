@@ -26,6 +26,9 @@ class Event(models.Model):
         MATCH_FINISHED = "match_finished"
         TIME_WARNING = "time_warning"
         ANALYSIS_DONE = "analysis_done"
+        LADDER_FORFEIT = "ladder_forfeit"
+        TOURNAMENT_ROUND = "tournament_round"
+        TOURNAMENT_FINISHED = "tournament_finished"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)

@@ -7,7 +7,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat, Rating
 from matches.rating_keys import RATED_VARIANTS
 
@@ -36,10 +36,8 @@ def _with_seats() -> QuerySet[Challenge]:
 
 
 def get_challenge(challenge_id: int) -> Challenge:
-    challenge = _with_seats().filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
-    return challenge
+    return first_or_error(_with_seats().filter(pk=challenge_id),
+                          "challenge_not_found", f"no challenge {challenge_id}")
 
 
 def _rating_variant() -> Case:

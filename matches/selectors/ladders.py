@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db.models import Count, QuerySet
 
 import games
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.models import Ladder, LadderEvent
 
 
@@ -13,10 +13,8 @@ def ladders_query() -> QuerySet[Ladder]:
 
 
 def get_ladder(ladder_id: int) -> Ladder:
-    ladder = ladders_query().filter(pk=ladder_id).first()
-    if ladder is None:
-        raise ServiceError("ladder_not_found", f"no ladder {ladder_id}")
-    return ladder
+    return first_or_error(ladders_query().filter(pk=ladder_id),
+                          "ladder_not_found", f"no ladder {ladder_id}")
 
 
 def ladder_payload(ladder: Ladder, standings: bool = False) -> dict:

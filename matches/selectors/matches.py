@@ -10,7 +10,7 @@ from django.urls import reverse
 import games
 from ai_workers.engines.jobs import public_notation
 from games.record import format_record
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.models import Match, MatchSeat
 
 from .clocks import clocks_payload
@@ -22,10 +22,8 @@ def match_state(match: Match) -> games.State:
 
 
 def get_match(match_id: int) -> Match:
-    match = Match.objects.prefetch_related("seats__user").filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
-    return match
+    return first_or_error(Match.objects.prefetch_related("seats__user").filter(pk=match_id),
+                          "match_not_found", f"no match {match_id}")
 
 
 def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:

@@ -15,7 +15,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Match, MatchSeat, Profile, Rating, RatingChange
 from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, is_provisional, key_named, system_for
 
@@ -37,10 +37,8 @@ def rating_key(game: str, variant: str | None) -> RatingKey:
 
 
 def get_player(username: str):
-    user = User.objects.filter(username=username, is_active=True).first()
-    if user is None:
-        raise ServiceError("player_not_found", f"no player {username!r}")
-    return user
+    return first_or_error(User.objects.filter(username=username, is_active=True),
+                          "player_not_found", f"no player {username!r}")
 
 
 def leaderboard_query(key: RatingKey) -> QuerySet[Rating]:

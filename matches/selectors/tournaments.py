@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, QuerySet
 
 from matches.pairing import Game, Standing, standings
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.models import Tournament
 
 
@@ -15,10 +15,8 @@ def tournaments_query(status: str | None = None) -> QuerySet[Tournament]:
 
 
 def get_tournament(tournament_id: int) -> Tournament:
-    tournament = tournaments_query().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise ServiceError("tournament_not_found", f"no tournament {tournament_id}")
-    return tournament
+    return first_or_error(tournaments_query().filter(pk=tournament_id),
+                          "tournament_not_found", f"no tournament {tournament_id}")
 
 
 def tournament_summary(t: Tournament) -> dict:

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis, Match
 
 from . import dispatch
@@ -23,14 +23,18 @@ def _check_level(level: str) -> None:
         raise ServiceError("unknown_level", f"analysis level must be one of {list(ANALYSIS_LEVELS)}")
 
 
+def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
+    """The analysis of the match at this level, new or existing (`analysis_request_once`)."""
+    return analysis_request_once(match_id=match_id, user=user, level=level)[0]
+
+
 @transaction.atomic
-def analysis_request(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
+def analysis_request_once(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
     """The analysis of the match at this level: the existing one if it is queued, running or done
     (False), else a new one (True). Finished matches only, unless staff ask; hidden-information
     games only by a player, of their own turns, once the match is over."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()   # one request at a time
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
+                           "match_not_found", f"no match {match_id}")   # one request at a time
     _check_level(level)
     hidden = games.get_game(match.game).has_hidden_information
     if match.status == Match.Status.ACTIVE and (hidden or not user.is_staff):

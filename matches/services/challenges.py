@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat
 from matches.selectors.clocks import parse_time_control
 
@@ -40,9 +40,8 @@ def _parse_opponent(entry: object, creator) -> SeatRequest:
         if level not in LEVELS:
             raise ServiceError("unknown_level", f"unknown engine level {level!r}; choose from {list(LEVELS)}")
         return SeatRequest(ai_level=level)
-    user = User.objects.filter(username=entry).first()
-    if user is None:
-        raise ServiceError("unknown_player", f"no player named {entry!r}")
+    user = first_or_error(User.objects.filter(username=entry),
+                          "unknown_player", f"no player named {entry!r}")
     if user.pk == creator.pk:
         raise ServiceError("invalid_opponent", "you cannot challenge yourself")
     return SeatRequest(user=user)
@@ -95,9 +94,8 @@ def challenge_create(*, creator, game: str, options: dict | None = None,
 
 
 def _locked_challenge(challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ServiceError("challenge_not_found", f"no challenge {challenge_id}")
+    challenge = first_or_error(Challenge.objects.select_for_update().filter(pk=challenge_id),
+                               "challenge_not_found", f"no challenge {challenge_id}")
     if challenge.status != Challenge.Status.OPEN:
         raise ServiceError("challenge_closed", f"the challenge is {challenge.status}")
     if challenge.expires_at is not None and challenge.expires_at <= timezone.now():
@@ -132,9 +130,8 @@ def challenge_decline(*, challenge_id: int, user) -> Challenge:
     """Decline a challenge you were invited to; someone who took an open seat leaves it instead
     (it is open again), so nobody can end another player's open challenge."""
     challenge = _locked_challenge(challenge_id)
-    seat = challenge.seats.filter(user=user).exclude(user=challenge.created_by).first()
-    if seat is None:
-        raise ServiceError("not_invited", "only an invited player can decline")
+    seat = first_or_error(challenge.seats.filter(user=user).exclude(user=challenge.created_by),
+                          "not_invited", "only an invited player can decline")
     if seat.open_seat:
         seat.user, seat.accepted = None, False
         seat.save(update_fields=["user", "accepted"])
@@ -204,9 +201,8 @@ def challenge_rematch(*, match_id: int, user) -> Challenge:
     """The same game again with the seats turned (two seats swap): a challenge from the caller to
     the other players, on the same options (secret ones drawn afresh), clock and rating. If another
     player of the match has already asked for it, asking too accepts theirs."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
+                           "match_not_found", f"no match {match_id}")
     seats = list(match.seats.select_related("user").order_by("seat"))
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None:

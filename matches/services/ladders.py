@@ -11,7 +11,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, Ladder, LadderEntry, LadderEvent, Match
 
 from .challenges import challenge_create
@@ -21,15 +21,12 @@ from .standings import ladder_forfeit
 
 def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
     qs = Ladder.objects.select_for_update() if lock else Ladder.objects
-    ladder = qs.filter(pk=ladder_id).first()
-    if ladder is None:
-        raise ServiceError("ladder_not_found", f"no ladder {ladder_id}")
-    return ladder
+    return first_or_error(qs.filter(pk=ladder_id), "ladder_not_found", f"no ladder {ladder_id}")
 
 
 @transaction.atomic
 def ladder_create(*, name: str, game: str, variant: str | None = None, options: dict | None = None,
-                  challenge_reach: int = 3, days_per_move: int | None = 3, answer_days: int = 7,
+                  challenge_reach: int = 3, days_per_move: int = 3, answer_days: int = 7,
                   created_by=None) -> Ladder:
     rules = games.get_game(game)
     if rules.min_players > 2 or rules.max_players < 2:

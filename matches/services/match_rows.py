@@ -6,7 +6,7 @@ from typing import Sequence
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Match, MatchSeat, Move
 from matches.selectors.matches import public_move_text
 
@@ -15,9 +15,8 @@ from .events import notify
 
 def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
     """The match row, locked until the transaction ends, and its seats (in seat order)."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
+                           "match_not_found", f"no match {match_id}")
     return match, list(match.seats.select_related("user").order_by("seat"))
 
 

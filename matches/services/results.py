@@ -73,8 +73,8 @@ def match_abort(*, match_id: int, user) -> Match:
     require_active(match)
     if len(_seats_that_moved(match)) >= len(seats):
         raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
-    if TournamentGame.objects.filter(match=match).exists():
-        raise ServiceError("tournament_game", "a tournament game cannot be aborted: resign instead")
+    if match.ladder_id or TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("abort_unavailable", "ladder and tournament games cannot be aborted: resign instead")
     _abort(match, seats)
     match.save()
     return match
@@ -84,7 +84,9 @@ def _settle_timeout(match: Match, seats: Sequence[MatchSeat]) -> None:
     """The seat to move ran out of time: it loses, unless it never moved (then nobody played a
     game worth a result: aborted, unrated)."""
     if match.to_move not in _seats_that_moved(match):
+        absent = match.to_move
         _abort(match, seats)
+        standings.record_no_show(match, seats, absent)     # ladders and tournaments: a forfeit
     else:
         finish(match, seats, loss_for(seats, match.to_move, games.Termination.TIMEOUT))
     match.save()

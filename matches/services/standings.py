@@ -22,17 +22,24 @@ def silent_seats(match: Match, seats: Sequence[MatchSeat]) -> set[int]:
     return {s.seat for s in seats} - moved
 
 
+def _ladder_entries(match: Match, seats: Sequence[MatchSeat]):
+    """(challenger, defender, entry by seat), locked; None if either has left the ladder."""
+    challenger_id = match.challenge.created_by_id if hasattr(match, "challenge") else None
+    entries = {e.user_id: e for e in LadderEntry.objects.select_for_update()
+               .filter(ladder_id=match.ladder_id, user_id__in=[s.user_id for s in seats]).order_by("pk")}
+    if len(entries) != 2 or challenger_id not in entries:
+        return None
+    defender = next(e for e in entries.values() if e.user_id != challenger_id)
+    return entries[challenger_id], defender, {s.seat: entries[s.user_id] for s in seats}
+
+
 def record_ladder_result(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome) -> None:
     """Ranks and records after a ladder match. A match that a side never moved in is no game: the
     side that lost it forfeits (no win or loss is counted, and it is not rated)."""
-    challenger_id = match.challenge.created_by_id if hasattr(match, "challenge") else None
-    entries = {e.user_id: e for e in LadderEntry.objects.select_for_update()
-               .filter(ladder_id=match.ladder_id, user_id__in=[s.user_id for s in seats])}
-    if len(entries) != 2 or challenger_id not in entries:
+    found = _ladder_entries(match, seats)
+    if found is None:
         return                               # someone left the ladder meanwhile: no rank change
-    by_seat = {s.seat: entries[s.user_id] for s in seats}
-    challenger = entries[challenger_id]
-    defender = next(e for e in entries.values() if e.user_id != challenger_id)
+    challenger, defender, by_seat = found
     if silent_seats(match, seats):
         losers = [by_seat[s] for s in by_seat if outcome.winners and s not in outcome.winners]
         if losers:
@@ -44,11 +51,24 @@ def record_ladder_result(match: Match, seats: Sequence[MatchSeat], outcome: game
         elif outcome.winners:
             entry.losses += 1
         entry.save(update_fields=["wins", "losses"])
-    won = any(by_seat[w].user_id == challenger_id for w in outcome.winners)
+    won = any(by_seat[w].pk == challenger.pk for w in outcome.winners)
     kind = LadderEvent.Kind.CLIMBED if won and challenger.rank > defender.rank else LadderEvent.Kind.DEFENDED
     if kind == LadderEvent.Kind.CLIMBED:
         _climb(challenger, defender)
     _ladder_event(kind, challenger, defender, challenge_id=match.challenge.pk, match_id=match.pk)
+
+
+def record_no_show(match: Match, seats: Sequence[MatchSeat], absent: int) -> None:
+    """A seat ran out of time without ever moving, so the match was called off unrated; in a
+    ladder or a tournament that is still the absent side's forfeit."""
+    if match.ladder_id:
+        found = _ladder_entries(match, seats)
+        if found is not None:
+            challenger, defender, by_seat = found
+            ladder_forfeit(challenger, defender, by_seat[absent], challenge_id=match.challenge.pk,
+                           match_id=match.pk)
+    if absent in (0, 1):
+        _score_tournament_game(match, 0.0 if absent == 0 else 1.0)
 
 
 def ladder_forfeit(challenger: LadderEntry, defender: LadderEntry, loser: LadderEntry, *,
@@ -80,12 +100,19 @@ def _ladder_event(kind: str, challenger: LadderEntry, defender: LadderEntry, **e
 
 
 def record_tournament_result(match: Match, outcome: games.Outcome) -> None:
-    """Score a tournament game; when its round is all decided, ask for the next round after commit."""
+    """Score a tournament game (nothing for other matches)."""
+    if len(outcome.scores) != 2:
+        return                              # tournaments pair two players
+    first, second = outcome.scores[0], outcome.scores[1]
+    _score_tournament_game(match, 1.0 if first > second else 0.5 if first == second else 0.0)
+
+
+def _score_tournament_game(match: Match, first_score: float) -> None:
+    """When the round is then all decided, ask for the next one after commit."""
     game = TournamentGame.objects.filter(match_id=match.pk).first()
     if game is None:
         return
-    first, second = outcome.scores[0], outcome.scores[1]
-    game.first_score = 1.0 if first > second else 0.5 if first == second else 0.0
+    game.first_score = first_score
     game.save(update_fields=["first_score"])
     undecided = TournamentGame.objects.filter(tournament_id=game.tournament_id, round=game.round,
                                               second__isnull=False, first_score__isnull=True)

@@ -11,9 +11,10 @@ from django.utils import timezone
 
 import games
 from matches import pairing
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat, Rating, Tournament, TournamentEntry, TournamentGame
 from matches.rating_keys import key_for
+from matches.selectors.clocks import parse_time_control
 
 from .events import notify
 from .play import match_start
@@ -22,16 +23,14 @@ OPEN, RUNNING = Tournament.Status.OPEN, Tournament.Status.RUNNING
 
 
 def _locked(tournament_id: int) -> Tournament:
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise ServiceError("tournament_not_found", f"no tournament {tournament_id}")
-    return tournament
+    return first_or_error(Tournament.objects.select_for_update().filter(pk=tournament_id),
+                          "tournament_not_found", f"no tournament {tournament_id}")
 
 
 @transaction.atomic
 def tournament_create(*, creator, name: str, game: str, kind: str, max_entrants: int,
                       rounds: int | None = None, variant: str | None = None, options: dict | None = None,
-                      days_per_move: int | None = 3, starts_at: datetime | None = None) -> Tournament:
+                      days_per_move: int = 3, starts_at: datetime | None = None) -> Tournament:
     rules = games.get_game(game)
     if not rules.min_players <= 2 <= rules.max_players:
         raise ServiceError("not_two_player", f"tournaments pair two players; {game} is for {rules.seats_text()}")
@@ -42,7 +41,7 @@ def tournament_create(*, creator, name: str, game: str, kind: str, max_entrants:
     if starts_at is not None and starts_at <= timezone.now():
         raise ServiceError("invalid_tournament", "the start time has passed", detail={"field": "starts_at"})
     return Tournament.objects.create(
-        name=name, game=rules.slug, variant=variant or rules.variant_of(normalized) or "", options=normalized,
+        name=name, game=rules.slug, variant=rules.public_variant(normalized), options=normalized,
         days_per_move=days_per_move, kind=kind, rounds=rounds if kind == Tournament.Kind.SWISS else 0,
         max_entrants=max_entrants, starts_at=starts_at, created_by=creator)
 
@@ -134,7 +133,7 @@ def _next_round(tournament: Tournament, entries: list[TournamentEntry]) -> None:
 def _start_match(tournament: Tournament, first, second):
     """A pairing is a challenge both seats have accepted; it is never stored as one."""
     terms = Challenge(game=tournament.game, variant=tournament.variant, options=tournament.options,
-                      rated=True, days_per_move=tournament.days_per_move)
+                      rated=True, time_control=parse_time_control(None, tournament.days_per_move))
     seats = [ChallengeSeat(seat=0, user=first, accepted=True), ChallengeSeat(seat=1, user=second, accepted=True)]
     return match_start(terms, seats)
 

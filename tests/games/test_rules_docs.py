@@ -44,7 +44,7 @@ def test_worked_examples_replay_to_their_stated_result(page, record):
     assert final.is_terminal and final.ply == len(moves)
     assert tags["Result"] == "-".join(f"{s:g}" for s in final.outcome.scores)
     assert tags["Termination"] == final.outcome.termination.value
-    assert tags["Variant"] == game.variant_of(game.normalize_options(json.loads(tags["Options"])))
+    assert tags["Variant"] == game.public_variant(game.normalize_options(json.loads(tags["Options"])))
 
 
 @pytest.mark.parametrize("slug", sorted(games.GAMES))
@@ -62,3 +62,16 @@ def test_documents_cite_no_outside_rule_sources():
     for page in PAGES:
         text = _text(page)
         assert "shared/rules" not in text and "rule book" not in text.lower()
+
+
+def test_the_tree_cites_its_own_rules_documents():
+    """Code, tests and docs cite docs/rules/; nothing points at rules outside the repository."""
+    bare = re.compile(r"(?<![\w/])rules/(hasami|pearl|glaisher|ring-rugby|eleusis)\.md|shared/rules|rule book", re.I)
+    offenders = []
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if path.suffix not in {".py", ".md", ".sh", ".txt", ".yaml", ".yml"} or parts[0].startswith(".") \
+                or parts[0] in {"var", "node_modules"} or path.name == "test_rules_docs.py":
+            continue
+        offenders += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in bare.finditer(path.read_text(encoding="utf-8"))]
+    assert offenders == []

@@ -51,3 +51,42 @@ def test_the_server_queues_analyses_of_finished_matches(as_alice, as_bob, django
     with django_capture_on_commit_callbacks(execute=True):
         call_command("analyse_finished")
     assert Analysis.objects.count() == 1                            # nothing twice
+
+
+def test_analysis_reads_as_players_read_it(as_alice, as_bob, anon, django_capture_on_commit_callbacks):
+    match_id = start_match(as_alice, as_bob)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    play(as_bob, match_id, "a9-a8", ply=1)
+    as_alice.post(f"/api/v1/matches/{match_id}/resign/")
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = as_bob.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "easy"}, format="json")
+    done = anon.get(f"/api/v1/analyses/{queued.json()['id']}/").json()
+    first, second = done["results"]
+    assert first["value_before"] == first["value"] and first["value_after"] == -second["value_before"]
+    # the match ended by resignation: the last move's value after comes from one more search
+    assert second["value_after"] is not None and second["classification"] in (
+        "best", "good", "inaccuracy", "mistake", "blunder")
+    assert 0 <= second["accuracy"] <= 100 and second["loss"] >= 0
+    summary = done["summary"]
+    assert summary["scale"] == {"name": "winning_chances", "unit": summary["scale"]["unit"],
+                                "inaccuracy": 0.1, "mistake": 0.2, "blunder": 0.3}
+    assert [(s["seat"], s["moves"]) for s in summary["seats"]] == [(0, 1), (1, 1)]
+    assert all(0 <= s["accuracy"] <= 100 for s in summary["seats"])
+    assert summary["series"] == [{"ply": 1, "value": first["value_after"]},
+                                 {"ply": 2, "value": -second["value_after"]}]
+
+
+def test_analyses_stored_before_judgements_read_with_nulls(as_alice, as_bob, anon):
+    from matches.models import Analysis
+
+    match_id = start_match(as_alice, as_bob)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    as_bob.post(f"/api/v1/matches/{match_id}/resign/")
+    old = Analysis.objects.create(match_id=match_id, level="easy", upto_ply=1, status="done", results=[
+        {"ply": 1, "seat": 0, "played": "e1-e5", "best": "e1-e5", "value": 0.1, "pv": ["e1-e5"], "nodes": 9}])
+    done = anon.get(f"/api/v1/analyses/{old.pk}/").json()
+    (row,) = done["results"]
+    assert row["value"] == 0.1 and row["value_before"] is None and row["classification"] is None
+    assert done["summary"]["seats"][0] == {"seat": 0, "moves": 1, "forced": 0, "best": 0, "good": 0,
+                                           "inaccuracy": 0, "mistake": 0, "blunder": 0,
+                                           "average_loss": None, "accuracy": None}

@@ -4,7 +4,8 @@ endpoint added without its row here fails `test_every_operation_has_a_row`.
 
 The world: alice (player, seat 0, to move) and bob (opponent, seat 1) in a live Hasami Shogi match
 with no moves yet; a finished match of theirs with an analysis alice asked for; alice's pending
-challenge to bob; a ladder with alice at #1 and bob at #2. carol (spectator) and dave (stranger)
+challenge to bob; a ladder with alice at #1 and bob at #2; alice's round-robin, open, which alice
+and bob have entered. carol (spectator) and dave (stranger)
 have accounts and no part in any of it; erin is staff and plays nowhere. Each has one API token.
 """
 from __future__ import annotations
@@ -40,6 +41,7 @@ MATRIX = {
     ("auth-token-detail", "DELETE"): ("token", None, {**_auth(404), "player": 204}),     # alice's token
     ("game-list", "GET"): (None, None, _all(200)),
     ("game-detail", "GET"): ("game", None, _all(200)),
+    ("game-rules", "GET"): ("game", None, _all(200)),
     ("challenge-list", "GET"): (None, None, _all(200)),
     ("challenge-list", "POST"): (None, {"game": "hasami-shogi", "opponents": ["ai:random"]}, _auth(201)),
     ("challenge-detail", "GET"): ("challenge", None, {**_all(404), "player": 200, "opponent": 200}),
@@ -54,19 +56,43 @@ MATRIX = {
     ("match-resign", "POST"): ("match", None, _seated(200, 200)),
     ("match-draw", "POST"): ("match", {"action": "offer"}, _seated(200, 200)),
     ("match-abort", "POST"): ("match", None, _seated(200, 200)),
-    ("match-takeback", "POST"): ("match", {"action": "offer"}, _seated(200, 200)),
+    ("match-takeback", "POST"): ("match", {"action": "offer"}, _seated(409, 409)),   # no move to take back yet
     ("match-export", "GET"): ("match", None, _all(200)),
     ("match-board", "GET"): ("match", None, _all(200)),
-    ("match-analysis", "POST"): ("finished", {"level": "easy"}, _auth(202)),
+    ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),   # easy exists: 200
     ("analysis-detail", "GET"): ("analysis", None, _all(200)),
     ("player-detail", "GET"): ("player", None, _all(200)),
     ("ladder-list", "GET"): (None, None, _all(200)),
     ("ladder-list", "POST"): (None, lambda role: {"name": f"ladder of {role}", "game": "hasami-shogi"},
-                              {**_auth(403), "staff": 201}),
+                              _auth(201)),
+    ("ladder-history", "GET"): ("ladder", None, _all(200)),
     ("ladder-detail", "GET"): ("ladder", None, _all(200)),
     ("ladder-join", "POST"): ("ladder", None, {**_auth(201), "player": 409, "opponent": 409}),
     ("ladder-challenge", "POST"): ("ladder", {"opponent": "alice"}, {**_auth(403), "player": 400, "opponent": 201}),
     ("event-list", "GET"): (None, None, _auth(200)),
+    ("event-stream", "GET"): (None, None, _auth(200)),
+    ("match-rematch", "POST"): ("finished", None, _seated(201, 201)),
+    ("game-rules", "GET"): ("game", None, _all(200)),
+    ("match-conditional", "GET"): ("match", None, _seated(200, 200)),
+    ("match-conditional", "PUT"): ("match", {"lines": []}, _seated(409, 200)),
+    ("match-conditional", "DELETE"): ("match", None, _seated(204, 204)),
+    ("vacation", "GET"): (None, None, _auth(200)),
+    ("vacation", "POST"): (None, None, _auth(200)),
+    ("vacation", "DELETE"): (None, None, _auth(409)),
+    ("account-me", "GET"): (None, None, _auth(200)),
+    ("account-me", "PATCH"): (None, {"profile": {"bio": "correspondence player"}}, _auth(200)),
+    ("player-list", "GET"): (None, None, _all(200)),
+    ("player-ratings", "GET"): ("player-game", None, _all(200)),
+    ("player-export", "GET"): ("player", None, _all(200)),
+    ("player-export-bare", "GET"): ("player", None, _all(200)),
+    ("game-leaderboard", "GET"): ("game", None, _all(200)),
+    ("tournament-list", "GET"): (None, None, _all(200)),
+    ("tournament-list", "POST"): (None, lambda role: {"name": f"cup of {role}", "game": "hasami-shogi", "kind": "swiss",
+                                                      "rounds": 2, "max_entrants": 4}, _auth(201)),
+    ("tournament-detail", "GET"): ("tournament", None, _all(200)),
+    ("tournament-join", "POST"): ("tournament", None, {**_auth(201), "player": 409, "opponent": 409}),
+    ("tournament-leave", "POST"): ("tournament", None, {**_auth(409), "player": 200, "opponent": 200}),
+    ("tournament-start", "POST"): ("tournament", None, {**_auth(403), "player": 200}),    # alice organises
 }
 
 
@@ -97,7 +123,7 @@ def test_every_operation_has_a_row():
 @pytest.fixture
 def world(alice, bob, carol, dave, django_user_model):
     from matches.models import Ladder
-    from matches.services import analysis, challenges, ladders, results
+    from matches.services import analysis, challenges, ladders, results, tournaments
     from tests.services import factories
 
     erin = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
@@ -109,11 +135,16 @@ def world(alice, bob, carol, dave, django_user_model):
     ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
     for user in (alice, bob):
         ladders.ladder_join(ladder_id=ladder.pk, user=user)
+    cup = tournaments.tournament_create(creator=alice, name="the cup", game="hasami-shogi", kind="round-robin",
+                                        max_entrants=8)
+    for user in (alice, bob):
+        tournaments.tournament_join(tournament_id=cup.pk, user=user)
     alice_token = alice.api_tokens.get()
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
-               "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, None: {}}
+               "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
+               "player-game": {"username": "bob", "game": "hasami-shogi"}, None: {}}
     return users, targets
 
 

@@ -98,3 +98,8 @@ def test_rules_errors_answer_in_json(anon):
     assert odd.status_code == 406 and odd.json()["code"] == "not_acceptable"
     unknown = anon.get("/api/v1/games/glaisher/rules/?lang=fr")
     assert unknown.status_code == 400 and unknown.json()["code"] == "invalid_filter"
+
+
+def test_rules_options_answer_in_json(anon):
+    response = anon.options("/api/v1/games/glaisher/rules/?format=html")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"

@@ -145,6 +145,9 @@ def test_no_takebacks_and_analysis_only_of_your_own_turns(as_alice, as_carol, an
     done = as_alice.get(f"/api/v1/analyses/{queued.json()['id']}/").json()
     assert done["status"] == "done" and done["results"]
     assert {r["seat"] for r in done["results"]} == {0}
+    # the value after a move that hands the turn to another seat is not the seat's to know
+    assert all(r["value_after"] is None and r["classification"] in (None, "forced")
+               for r in done["results"])
     for client in (as_carol, anon):
         refused = client.get(f"/api/v1/analyses/{queued.json()['id']}/")
         assert refused.status_code == 403 and refused.json()["code"] == "not_yours"

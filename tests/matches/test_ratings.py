@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _rated_win(winner_client, loser_client, loser_name, **extra):
-    match_id = start_match(winner_client, loser_client, opponents=[loser_name], rated=True, **extra)
+    match_id = start_match(winner_client, loser_client, opponents=[loser_name], rated=True, days_per_move=3, **extra)
     assert loser_client.post(f"/api/v1/matches/{match_id}/resign/").status_code == 200
     return match_id
 

@@ -77,7 +77,7 @@ def _resign(match, user):
 @pytest.mark.django_db
 def test_a_two_seat_result_is_one_glicko_period_with_a_history_point(users):
     ann, ben, _ = users
-    match = make_match(ann, ben, rated=True)
+    match = make_match(ann, ben, rated=True, days_per_move=3)
     _resign(match, ben)
     win, loss = Rating.objects.get(user=ann), Rating.objects.get(user=ben)
     expected = glicko.update(glicko.Glicko(), [(glicko.Glicko(), 1.0)])
@@ -91,8 +91,8 @@ def test_a_two_seat_result_is_one_glicko_period_with_a_history_point(users):
 @pytest.mark.django_db
 def test_tenbin_is_rated_on_its_own(users):
     ann, ben, _ = users
-    _resign(make_match(ann, ben, rated=True, variant="tenbin"), ben)
-    _resign(make_match(ann, ben, rated=True), ann)
+    _resign(make_match(ann, ben, rated=True, days_per_move=3, variant="tenbin"), ben)
+    _resign(make_match(ann, ben, rated=True, days_per_move=3), ann)
     keys = sorted(Rating.objects.filter(user=ann).values_list("variant", "wins", "losses"))
     assert keys == [("", 0, 1), ("tenbin", 1, 0)]
 
@@ -101,7 +101,7 @@ def test_tenbin_is_rated_on_its_own(users):
 def test_a_multi_seat_result_is_one_weng_lin_update_not_pairwise_games(users):
     ann, ben, cid = users
     pending = challenges.challenge_create(creator=ann, game="pearl-survival", opponents=["ben", "cid"], rated=True,
-                                            days_per_move=3)
+                                          days_per_move=3)
     challenges.challenge_accept(challenge_id=pending.pk, user=ben)
     match = challenges.challenge_accept(challenge_id=pending.pk, user=cid).match
     _resign(match, cid)                       # ann and ben share the win (scores 1, 1, 0)
@@ -116,7 +116,7 @@ def test_a_multi_seat_result_is_one_weng_lin_update_not_pairwise_games(users):
 def test_unrated_and_aborted_matches_leave_ratings_alone(users):
     ann, ben, _ = users
     _resign(make_match(ann, ben), ben)
-    rated = make_match(ann, ben, rated=True)
+    rated = make_match(ann, ben, rated=True, days_per_move=3)
     results.match_abort(match_id=rated.pk, user=ben)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert UserFactory(username="dee").ratings.count() == 0

@@ -113,7 +113,7 @@ def test_tournament_games_cannot_be_aborted(users):
     _enter(tournament, ann, ben)
     tournaments.tournament_start(tournament_id=tournament.pk, user=ann)
     game = TournamentGame.objects.get()
-    assert refusal_code(lambda: results.match_abort(match_id=game.match_id, user=ben)) == "tournament_game"
+    assert refusal_code(lambda: results.match_abort(match_id=game.match_id, user=ben)) == "abort_unavailable"
 
 
 def test_the_beat_starts_at_the_start_time_and_catches_finished_rounds(users):
@@ -132,3 +132,17 @@ def test_the_beat_starts_at_the_start_time_and_catches_finished_rounds(users):
     assert tournaments.tournaments_tick()["advanced"] == [ready.pk]
     assert Tournament.objects.get(pk=ready.pk).status == "finished"
     assert Tournament.objects.get(pk=lonely.pk).status == "cancelled"
+
+
+def test_a_player_who_never_moves_loses_the_tournament_game_by_forfeit(users, django_capture_on_commit_callbacks):
+    ann, ben, _ = users
+    tournament = _tournament(ann)
+    _enter(tournament, ann, ben)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=ann)
+    game = TournamentGame.objects.select_related("match").get()
+    with django_capture_on_commit_callbacks(execute=True):
+        results.match_claim_timeouts(now=game.match.created_at + timedelta(days=30))
+    game.refresh_from_db()
+    assert game.match.status == Match.Status.ABORTED and game.first_score == 0.0     # seat 0 never moved
+    assert Tournament.objects.get(pk=tournament.pk).status == "finished"
+    assert not Rating.objects.exists()

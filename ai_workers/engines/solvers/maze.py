@@ -1,4 +1,4 @@
-"""Pearl Maze solver (rules/pearl.md §5, §10): the longest walk, found and proved.
+"""Pearl Maze solver (docs/rules/pearl.md §5, §10): the longest walk, found and proved.
 
 A position is two ints: `occ`, the bitboard of every pearl (black included, on the lattice of
 games/pearl/board.py), and `black`, the black pearl's point. The key `occ << 9 | black` is exact
@@ -195,11 +195,23 @@ class MazeSolver:
         children = self.steps.children(occ, black)
         if known is not None:
             return next((c for c in children if c[0] == known[0]), None)
-        target = self.memo[key]
+        target = self.memo.get(key)
         for child in children:
-            if self.memo.get((child[1] << KEY_SHIFT) | child[2]) == target - 1:
+            if target is not None and self.memo.get((child[1] << KEY_SHIFT) | child[2]) == target - 1:
                 return child
         return None
+
+    def proved_step(self, occ: int, black: int) -> tuple[int, int, int] | None:
+        """`best_step`, proving the position's children first where they are not known yet
+        (a cache keeps a position without its children); SolverTimeout if the budget ends."""
+        step = self.best_step(occ, black)
+        children = self.steps.children(occ, black)
+        if step is None and children:
+            self.longest(occ, black)
+            for _, after, nq in children:
+                self.longest(after, nq)
+            step = self.best_step(occ, black)
+        return step
 
     def table(self, occ: int, black: int, keys) -> dict[int, tuple[int, int]]:
         """key → (best direction, steps left) for the solved positions `keys` and every position

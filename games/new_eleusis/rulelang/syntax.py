@@ -135,8 +135,9 @@ class _Parser:
         return t
 
     def accept(self, text: str) -> bool:
-        """Take the next token if it is `text`."""
-        if self.at(text):
+        """Take the next token if it is `text` (the test of `at`, inlined: the hottest call)."""
+        t = self.tokens[self.i]
+        if t.kind in ("name", "op") and t.text == text:
             self.i += 1
             return True
         return False
@@ -157,14 +158,11 @@ class _Parser:
             items.append(item())
         return items
 
-    def nested(self, parse: Callable[[], dict]) -> dict:
-        """`parse()` one level deeper; the depth cap bounds the recursion."""
+    def deeper(self) -> None:
+        """One level deeper (leave with `self.depth -= 1`); the cap bounds the recursion."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise RuleError(f"too deeply nested (at most {MAX_DEPTH} levels)")
-        node = parse()
-        self.depth -= 1
-        return node
 
     # -- grammar -------------------------------------------------------------------------------
     def rule(self) -> dict:
@@ -174,18 +172,19 @@ class _Parser:
         return node
 
     def expr(self) -> dict:
-        return self.nested(self._expr)
-
-    def _expr(self) -> dict:
+        self.deeper()
         if self.accept("if"):
             cond = self.expr()
             self.expect("then")
             then = self.expr()
             self.expect("else")
-            return {"op": "if", "args": [cond, then, self.expr()]}
-        if self.accept("case"):
-            return self.case()
-        return self.joined("or", self.conj)
+            node = {"op": "if", "args": [cond, then, self.expr()]}
+        elif self.accept("case"):
+            node = self.case()
+        else:
+            node = self.joined("or", self.conj)
+        self.depth -= 1
+        return node
 
     def case(self) -> dict:
         scrutinee = self.expr()
@@ -208,15 +207,23 @@ class _Parser:
 
     def joined(self, op: str, operand: Callable[[], dict]) -> dict:
         """Operands joined by `and` or `or`: one flattened node, or the lone operand."""
-        items = self.series(operand, op)
-        return _flatten(op, items) if len(items) > 1 else items[0]
+        first = operand()
+        if not self.at(op):
+            return first
+        items = [first]
+        while self.accept(op):
+            items.append(operand())
+        return _flatten(op, items)
 
     def conj(self) -> dict:
         return self.joined("and", self.neg)
 
     def neg(self) -> dict:
         if self.accept("not"):
-            return self.nested(lambda: {"op": "not", "args": [self.neg()]})
+            self.deeper()
+            node = {"op": "not", "args": [self.neg()]}
+            self.depth -= 1
+            return node
         return self.rel()
 
     def rel(self) -> dict:

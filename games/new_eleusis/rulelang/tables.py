@@ -264,9 +264,9 @@ def _build(checked: Checked) -> Rule:
         signature = tuple(f(0, None, n) for f in checked.n_parts)
         block = blocks.get(signature)
         if block is None:
-            block = blocks[signature] = [masks(*c) for c in contexts(lookback, (n,))]
-        table.extend(accepted for accepted, _ in block)
-        fails.extend(failed for _, failed in block)
+            block = blocks[signature] = [masks(p, q, n) for p, q, n in contexts(lookback, (n,))]
+        table.extend([accepted for accepted, _ in block])
+        fails.extend([failed for _, failed in block])
     not_total = not_live = None
     if any(fails) or not all(table):
         not_total, not_live = _faults(checked, contexts(lookback, n_values), table, fails)
