@@ -47,7 +47,7 @@ def live(client_for, alice, bob):
     match = factories.match(alice, bob)
     done = factories.match(alice, bob)
     results.match_resign(match_id=done.pk, user=bob)
-    job, _ = analysis.analysis_request(match_id=done.pk, user=alice, level="easy")
+    job = analysis.analysis_request(match_id=done.pk, user=alice, level="easy")
     pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=[None])
     ladder = Ladder.objects.create(name="open ladder", game="hasami-shogi", options={})
     ladders.ladder_join(ladder_id=ladder.pk, user=alice)
