@@ -235,6 +235,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": ["active", "finished", "aborted"],
         "ChallengeStatusEnum": ["open", "started", "declined", "cancelled", "expired"],
+        "EventKindEnum": "matches.models.events.Event.Kind",
         "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
         "TournamentStatusEnum": ["open", "running", "finished", "cancelled"],
         "TournamentGameStatusEnum": ["active", "finished", "aborted", "bye"],
