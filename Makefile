@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench bench-moves bench-engines bench-perft bench-http clean
+.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,18 +17,31 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# Local use runs with DEBUG on (development key, local host names); production sets DJANGO_*.
+run bench-moves: export DJANGO_DEBUG ?= true
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py serve
 
-test: install
+test: install chromium
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The browser tests drive Debian's Chromium (Playwright's own browser downloads are not used);
+# the IPA Gothic font draws the Japanese piece labels in screenshots.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium fonts-ipafont-gothic; }
+
+# PNGs of the lobby and a match page of every game (desktop and phone width) in var/screenshots/.
+screenshots: install chromium
+	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
+	@ls var/screenshots
 
 bench: bench-perft bench-playouts bench-moves bench-engines
 
 bench-perft: install
-	$(PY) -m bench.perft hasami-shogi --depth 3
-	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3
+	$(PY) -m bench.perft hasami-shogi --depth 3 --expect 63,3717,254219
+	$(PY) -m bench.perft hasami-shogi --variant tenbin --depth 3 --expect 63,3645,246287
 
 bench-playouts: install
 	$(PY) -m bench.playouts --seconds 2
@@ -41,8 +54,11 @@ bench-engines: install
 	$(PY) -m bench.engines
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
+HTTP_SMOKE_ARGS := --clients 1,8 --seconds 2 --json var/bench/http-smoke.json
 bench-http: install
-	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),--clients 1,8 --seconds 2 --json var/bench/http-smoke.json,)
+	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),$(HTTP_SMOKE_ARGS),)
+bench-latency: install
+	$(PY) -m bench.engine_latency
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

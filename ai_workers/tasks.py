@@ -1,7 +1,9 @@
-"""Celery tasks (design §1): thin wrappers. Each receives an engine job as plain data (JSON),
-runs the pure function for its kind (`ai_workers.engines.jobs`) and hands the result to a service.
-A reply is written only if the match is still at the ply it was computed for (compare-and-set),
-so a redelivered or late task never moves twice."""
+"""Celery tasks (design §1): thin wrappers. Each receives an engine job as plain data (JSON), takes
+it in the outbox (`matches.services.jobs`: running, with a lease), runs the pure function for its
+kind (`ai_workers.engines.jobs`) and hands the result to a service. A duplicate message finds its
+job taken or closed and does nothing; a reply is written only if the match is still at the ply it
+was computed for (compare-and-set), so a redelivered or late task never moves twice. Acknowledged
+late and rejected if the worker is lost: the broker keeps a message until its work is done."""
 from __future__ import annotations
 
 import logging
@@ -11,36 +13,53 @@ from django.db import OperationalError
 
 import games
 from ai_workers.engines.jobs import EngineJob, run_analysis, run_reply
-from matches.services import analysis as analysis_service
-from matches.services import play
+from matches.services import jobs
 
 log = logging.getLogger(__name__)
+TASK_OPTIONS = dict(bind=True, acks_late=True, reject_on_worker_lost=True,
+                    autoretry_for=(OperationalError,), retry_backoff=True)
 
 
-@shared_task(name="ai_workers.tasks.engine_reply", acks_late=True,
-             autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def engine_reply(job: dict) -> str | None:
+@shared_task(name="ai_workers.tasks.engine_reply", max_retries=5, **TASK_OPTIONS)
+def engine_reply(self, job: dict) -> str | None:
     """The engine's move for the job's position, written back if the match has not moved on."""
     engine_job = EngineJob.from_dict(job)
-    reply = run_reply(engine_job)
-    applied = play.engine_move_apply(match_id=engine_job.match_id, ply=engine_job.ply,
-                                     notation=reply.move) is not None
+    job_id = engine_job.job_id
+    if job_id is not None and not jobs.job_started(job_id=job_id, match_id=engine_job.match_id,
+                                                   retry=self.request.retries > 0):
+        log.info("engine job %s: taken or closed already; message dropped", job_id)
+        return None
+    try:
+        reply = run_reply(engine_job)
+    except Exception as exc:                  # a broken job: retried, then given up (random move)
+        log.exception("engine job %s failed", job_id)
+        if job_id is not None:
+            jobs.job_error(job_id=job_id, error=repr(exc))
+        return None
+    applied = jobs.reply_done(job_id=job_id, match_id=engine_job.match_id, ply=engine_job.ply,
+                              notation=reply.move)
     log.info("match %s ply %s: %s %s (%s nodes, %.2fs)%s", engine_job.match_id, engine_job.ply,
              engine_job.level, reply.move, reply.nodes, reply.seconds, "" if applied else " — stale, dropped")
     return reply.move if applied else None
 
 
-@shared_task(name="ai_workers.tasks.engine_analysis", acks_late=True,
-             autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def engine_analysis(job: dict) -> int:
+@shared_task(name="ai_workers.tasks.engine_analysis", max_retries=3, **TASK_OPTIONS)
+def engine_analysis(self, job: dict) -> int:
     """Per-ply results of an analysis job, handed to the analysis service."""
     engine_job = EngineJob.from_dict(job)
-    if not analysis_service.analysis_started(analysis_id=engine_job.job_id):
+    job_id = engine_job.job_id
+    if job_id is None or not jobs.job_started(job_id=job_id, match_id=engine_job.match_id,
+                                              retry=self.request.retries > 0):
+        log.info("engine job %s: taken or closed already; message dropped", job_id)
         return 0
     try:
         rows = run_analysis(engine_job)
     except games.GameError as exc:
-        analysis_service.analysis_failed(analysis_id=engine_job.job_id, error=str(exc))
+        jobs.analysis_refused(job_id=job_id, error=str(exc))
         return 0
-    analysis_service.analysis_complete(analysis_id=engine_job.job_id, results=rows)
+    except Exception as exc:
+        log.exception("engine job %s failed", job_id)
+        jobs.job_error(job_id=job_id, error=repr(exc))
+        return 0
+    jobs.analysis_done(job_id=job_id, results=rows)
     return len(rows)

@@ -6,63 +6,29 @@ standard library: no I/O, no wall clock, no global random state.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from random import Random
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
-
-# ---------------------------------------------------------------------------------------------
-# Errors
-# ---------------------------------------------------------------------------------------------
-class GameError(ValueError):
-    """Base of every rule violation the library reports. Messages name the offending input."""
-
-    code = "game_error"
-
-
-class UnknownGameError(GameError):
-    code = "unknown_game"
-
-
-class InvalidOptionsError(GameError):
-    code = "invalid_options"
-
-
-class InvalidMoveError(GameError):
-    """The text is not a move of this game at all (syntax, unknown squares)."""
-
-    code = "invalid_move"
-
-
-class IllegalMoveError(GameError):
-    """A well-formed move that is not legal in this position."""
-
-    code = "illegal_move"
-
-
-class GameOverError(GameError):
-    code = "game_over"
-
-
-class NotYourTurnError(GameError):
-    code = "not_your_turn"
-
-
-class InvalidStateError(GameError):
-    code = "invalid_state"
+from .errors import (
+    GameError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidOptionsError,
+    InvalidStateError, NotYourTurnError, UnknownGameError,
+)
+from .notation import GRAMMARS, Grammar
+from .options import OptionSpec, options_schema
 
 
 # ---------------------------------------------------------------------------------------------
 # Outcomes
 # ---------------------------------------------------------------------------------------------
 class Termination(str, Enum):
-    """Why a game ended. One shared vocabulary; each rule book page names the members it uses."""
+    """Why a game ended. One shared vocabulary; each docs/rules/ page names the members it uses."""
 
-    # Hasami family (rules/hasami.md §3.3, §3.5)
+    # Hasami family (docs/rules/hasami.md §3.3, §3.5)
     CAPTURE_GOAL = "capture_goal"
     LEAD = "lead"
     NO_MOVES = "no_moves"
@@ -71,7 +37,7 @@ class Termination(str, Enum):
     FIVE_IN_ROW = "five_in_row"
     TOO_FEW_MEN = "too_few_men"
     ALL_CAPTURED = "all_captured"
-    # Glass Pearl Game (rules/pearl.md §11)
+    # Glass Pearl Game (docs/rules/pearl.md §11)
     HOME = "home"
     MUTUAL_BLOCK = "mutual_block"
     MAX_PLIES = "max_plies"
@@ -82,12 +48,12 @@ class Termination(str, Enum):
     LAST_SURVIVOR = "last_survivor"
     CAUGHT = "caught"
     ESCAPE = "escape"
-    # Glaisher (rules/glaisher.md §3.3)
+    # Glaisher (docs/rules/glaisher.md §3.3)
     CONNECTION = "connection"
     NO_SPLIT_MOVE = "no_split_move"
-    # Ring Rugby (rules/ring-rugby.md §4)
+    # Ring Rugby (docs/rules/ring-rugby.md §4)
     GOAL_CLOSED = "goal_closed"
-    # New Eleusis (rules/eleusis.md §4)
+    # New Eleusis (docs/rules/eleusis.md §4)
     WENT_OUT = "went_out"
     ALL_EXPELLED = "all_expelled"
     GUESSED = "guessed"
@@ -132,83 +98,6 @@ class Outcome:
                        Termination(d["termination"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"bad outcome {d!r}: {exc}") from exc
-
-
-# ---------------------------------------------------------------------------------------------
-# Options
-# ---------------------------------------------------------------------------------------------
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One game option: a default, a doc line, and the values it admits.
-
-    Admitted values are `choices` (discrete) and/or the integers `min`..`max`. Strings that spell an
-    admitted integer or boolean are coerced, so query strings and JSON both work. `parse` replaces
-    the built-in check for options whose values are open-ended (a rule text, a point name).
-    """
-
-    default: Any
-    doc: str
-    choices: tuple = ()
-    min: int | None = None
-    max: int | None = None
-    parse: Callable[[Any], Any] | None = field(default=None, compare=False)
-
-    @property
-    def is_bool(self) -> bool:
-        return isinstance(self.default, bool)
-
-    def validate(self, name: str, value: Any) -> Any:
-        if self.parse is not None:
-            try:
-                return self.parse(value)
-            except (ValueError, TypeError) as exc:
-                raise InvalidOptionsError(f"option {name}={value!r}: {exc}") from exc
-        value = self._coerce(value)
-        if self._admits(value):
-            return value
-        raise InvalidOptionsError(f"option {name}={value!r} is not one of {self.allowed_text()}")
-
-    def _coerce(self, value: Any) -> Any:
-        if self.is_bool and isinstance(value, str) and value.lower() in _TRUE | _FALSE:
-            return value.lower() in _TRUE
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and self._takes_ints():
-            return int(value.strip())
-        return value
-
-    def _takes_ints(self) -> bool:
-        return self.min is not None or any(type(c) is int for c in self.choices)
-
-    def _admits(self, value: Any) -> bool:
-        if self.is_bool:
-            return isinstance(value, bool)
-        if isinstance(value, bool):
-            return False
-        if any(type(c) is type(value) and c == value for c in self.choices):
-            return True
-        return (type(value) is int and self.min is not None and self.max is not None
-                and self.min <= value <= self.max)
-
-    def allowed_text(self) -> str:
-        parts = [json.dumps(c) for c in self.choices]
-        if self.is_bool:
-            parts = ["true", "false"]
-        if self.min is not None:
-            parts.append(f"{self.min}..{self.max}")
-        return ", ".join(parts) or "a valid value"
-
-    def describe(self) -> dict:
-        out: dict[str, Any] = {"default": self.default, "doc": self.doc}
-        if self.is_bool:
-            out["choices"] = [False, True]
-        elif self.choices:
-            out["choices"] = list(self.choices)
-        if self.min is not None:
-            out["min"], out["max"] = self.min, self.max
-        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,7 +218,7 @@ class TwoSeatTurns:
 
 class Game(ABC):
     """A game declared as data. Subclasses set the class attributes and implement `_new_state`
-    and `state_from_dict`; `options` and `variants` are exactly the rule book page's."""
+    and `state_from_dict`; `options` and `variants` are exactly those of its docs/rules/ page."""
 
     slug: ClassVar[str]
     title: ClassVar[str]
@@ -338,6 +227,7 @@ class Game(ABC):
     has_hidden_information: ClassVar[bool] = False
     options: ClassVar[Mapping[str, OptionSpec]] = {}
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
+    variant_aliases: ClassVar[Mapping[str, str]] = {}
     secret_options: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     rules_page: ClassVar[str] = ""
@@ -352,20 +242,28 @@ class Game(ABC):
 
     # -- provided ------------------------------------------------------------------------------
     def normalize_options(self, options: Mapping | None = None, variant: str | None = None) -> dict:
-        """Defaults, then the variant's settings, then `options`; every value validated."""
+        """Defaults, then the variant's settings, then `options`; every value validated strictly
+        (InvalidOptionsError with `detail.option` naming the first bad one)."""
         if options is not None and not isinstance(options, Mapping):
             raise InvalidOptionsError("options must be an object of name: value")
         merged: dict[str, Any] = {name: spec.default for name, spec in self.options.items()}
         if variant is not None:
-            if variant not in self.variants:
-                raise InvalidOptionsError(
-                    f"unknown variant {variant!r} for {self.slug}; choose from {sorted(self.variants)}")
-            merged.update(self.variants[variant])
+            merged.update(self.variants[self.variant_name(variant)])
         for name, value in (options or {}).items():
             if name not in self.options:
-                raise InvalidOptionsError(f"unknown option {name!r} for {self.slug}")
+                raise InvalidOptionsError(f"unknown option {name!r} for {self.slug}; choose from "
+                                          f"{sorted(self.options)}", option=str(name))
             merged[name] = value
         return {name: self.options[name].validate(name, value) for name, value in merged.items()}
+
+    def variant_name(self, variant: str) -> str:
+        """The named variant `variant` stands for (an alias gives its target)."""
+        name = self.variant_aliases.get(variant, variant) if isinstance(variant, str) else variant
+        if name not in self.variants:
+            raise InvalidOptionsError(
+                f"unknown variant {variant!r} for {self.slug}; choose from "
+                f"{sorted([*self.variants, *self.variant_aliases])}", detail={"variant": str(variant)})
+        return name
 
     def check_players(self, players: int | None) -> int:
         if players is None:
@@ -403,12 +301,30 @@ class Game(ABC):
     def public_options(self, options: Mapping) -> dict:
         return {k: v for k, v in options.items() if k not in self.secret_options}
 
-    def variant_of(self, options: Mapping) -> str | None:
-        """The named variant whose settings `options` equal, if any."""
-        for name in self.variants:
-            if self.normalize_options(None, name) == dict(options):
-                return name
-        return None
+    def variant_of(self, options: Mapping) -> str:
+        """The named variant closest to `options` (a full, normalised option set): the one that
+        differs in the fewest options, the earlier-declared on a tie, so "standard" for the
+        defaults. Every payload, record and event names variants this one way."""
+        def distance(name: str) -> int:
+            settings = self.variant_settings[name]
+            return sum(1 for key, value in settings.items() if options.get(key, value) != value)
+        return min(self.variants, key=distance)
+
+    def public_variant(self, options: Mapping) -> str:
+        """`variant_of` as anyone may be shown it: secret options (a custom Eleusis rule) count as
+        their defaults, so the name never reveals that one was set."""
+        defaults = {name: self.options[name].default for name in self.secret_options}
+        return self.variant_of({**options, **defaults})
+
+    @functools.cached_property
+    def variant_settings(self) -> dict[str, dict]:
+        """Each named variant's full option set."""
+        return {name: self.normalize_options(None, name) for name in self.variants}
+
+    @property
+    def grammar(self) -> Grammar | None:
+        """How this game's moves are written (games/notation.py)."""
+        return GRAMMARS.get(self.slug)
 
     def describe(self) -> dict:
         """The catalogue entry (JSON-able)."""
@@ -417,7 +333,10 @@ class Game(ABC):
             "min_players": self.min_players, "max_players": self.max_players,
             "has_hidden_information": self.has_hidden_information,
             "options": {name: spec.describe() for name, spec in self.options.items()},
+            "options_schema": options_schema(self.title, self.options),
             "variants": {name: dict(v) for name, v in self.variants.items()},
+            "variant_aliases": dict(self.variant_aliases),
+            "notation": self.grammar.describe() if self.grammar else None,
             "summary": self.summary, "rules_page": self.rules_page,
         }
 

@@ -1,13 +1,13 @@
 """Glaisher: split stacks by partitions into distinct parts and join opposite sides.
 
-Rule book page: rules/glaisher.md. A two-player connection game on the
+Rules: docs/rules/glaisher.md. A two-player connection game on the
 61-cell hexagonal board. A turn splits one of the mover's stacks into parts of different heights
 that all fly the same way, each as far as it is tall (flipping enemy stacks no taller than the part
 it lands on), then places one disc from a shared reserve. Joining two opposite sides wins; having
 no split-move loses.
 
 Representation: a cell is a padded index of `games.hexgrid.HexBoard(4)`; `cells[i]` is 0 for an
-empty cell, `+h` for a Red stack of height h and `-h` for a Yellow one (rules/glaisher.md §2: a
+empty cell, `+h` for a Red stack of height h and `-h` for a Yellow one (docs/rules/glaisher.md §2: a
 stack always shows one colour). Each state also carries both players' occupancy bit masks, which
 make the connection test a short bitset flood fill.
 """
@@ -42,13 +42,13 @@ MAX_PART = max(len(ray) for rays in BOARD.rays.values() for ray in rays)   # 8: 
 MAX_SPLIT_HEIGHT = MAX_PART * (MAX_PART + 1) // 2     # 36 = 8+7+…+1; taller stacks never move
 MIN_CHAIN = 2 * BOARD.radius + 1               # opposite sides are 8 steps apart: 9 cells at least
 
-# §5: the rule book's order of directions, used for listing moves.
+# §5: the order the notation lists the directions in (E W NE NW SE SW), used for listing moves.
 DIRECTION_ORDER = (E, W, NE, NW, SE, SW)
 _DIRECTION_BY_NAME = {name.lower(): d for d, name in enumerate(DIRECTION_NAMES)}
 
 
 def cell_name(index: int) -> str:
-    """rules/glaisher.md §2: `"abcdefghi"[4 - r] + str(q + 5)` (e5 is the centre)."""
+    """docs/rules/glaisher.md §2: `"abcdefghi"[4 - r] + str(q + 5)` (e5 is the centre)."""
     q, r = BOARD.coord(index)
     return "abcdefghi"[BOARD.radius - r] + str(q + BOARD.radius + 1)
 
@@ -65,9 +65,9 @@ START_CELLS = {
 
 
 def distinct_partitions(total: int, largest: int = MAX_PART) -> list[tuple[int, ...]]:
-    """rules/glaisher.md §3.2: `total` as 2 or more different parts, each at most `largest`.
+    """docs/rules/glaisher.md §3.2: `total` as 2 or more different parts, each at most `largest`.
 
-    Listed as the rule book does: fewer parts first, then descending (6: 5+1 4+2 3+2+1).
+    Listed as docs/rules/glaisher.md §3.2 does: fewer parts first, then descending (6: 5+1 4+2 3+2+1).
     """
     found: list[tuple[int, ...]] = []
 
@@ -174,7 +174,7 @@ _SPLIT_TABLE: dict[int, list] = {i: [None] * (MAX_SPLIT_HEIGHT + 1) for i in CEL
 
 def candidate_splits(src: int, height: int) -> tuple[Split, ...]:
     """Every split of a `height` stack on `src` that stays on the board (not yet checked for
-    blocking), in the rule book's order: partition, then direction. Cached."""
+    blocking), in the documented order: partition, then direction. Cached."""
     if not 3 <= height <= MAX_SPLIT_HEIGHT:
         return ()
     row = _SPLIT_TABLE[src]
@@ -281,7 +281,7 @@ def wins_by_split(own_mask: int, split: Split) -> bool:
 
 def connection_distance_of(cells: tuple[int, ...], seat: int, masks: tuple[int, int]
                            ) -> int | None:
-    """Hex-like connection distance (rules/glaisher.md §7), for evaluators.
+    """Hex-like connection distance (docs/rules/glaisher.md §7), for evaluators.
 
     The fewest-cost chain between two opposite sides, over the 3 pairs, where a cell costs 0 if
     `seat` owns it, 1 if empty, 2 if it holds an enemy stack of height <= 8 (capturable by some
@@ -327,7 +327,7 @@ def _side_distance(own: int, empty: int, capturable: int, start: int, goal: int,
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Rules:
-    """rules/glaisher.md §4, validated."""
+    """docs/rules/glaisher.md §4, validated."""
 
     setup: str = "ring3"
     reserve: int = 39                  # at the start; UNLIMITED for reserve=unlimited
@@ -566,7 +566,7 @@ class GlaisherState(TwoSeatTurns, State):
         stacks = [[NAMES[i], self.owner(i), self.height(i)] for i in CELLS if self.cells[i]]
         return {
             "board": stacks,
-            "rows": self.render_text().split("\n"),
+            "rows": self.grid_rows(),
             "to_move": self.current_player,
             "ply": self.ply,
             "phase": "over" if self.outcome else ("setup" if self.in_setup else "play"),
@@ -589,7 +589,7 @@ class GlaisherState(TwoSeatTurns, State):
             "last_move": None if self.last_move is None else str(self.last_move),
         }
 
-    def render_text(self, seat: int | None = None) -> str:
+    def grid_rows(self) -> list[str]:
         """§2's format: one line a row from i (top) to a, 4 columns a cell, `R6`/`Y6`/`.`."""
         lines = []
         for r in range(-BOARD.radius, BOARD.radius + 1):
@@ -600,6 +600,21 @@ class GlaisherState(TwoSeatTurns, State):
                     token = "." if not value else ("R" if value > 0 else "Y") + str(abs(value))
                     tokens.append(f"{token:<3} ")
             lines.append((" " * (2 * abs(r)) + "".join(tokens)).rstrip())
+        return lines
+
+    def render_text(self, seat: int | None = None) -> str:
+        """§2's rows with coordinates: the row letter before each row, and each cell number at
+        the lower-right end of its line (1-5 under row a, 6-9 after rows a-d), as on an
+        Abalone board. A cell (q, r) starts at column 4q + 2r + 20, so a line of constant number
+        drifts two columns right per row down."""
+        radius, lines = BOARD.radius, []
+        for r, row in zip(range(-radius, radius + 1), self.grid_rows()):
+            line = " " * (2 * abs(r)) + "abcdefghi"[radius - r] + "   " + row.lstrip()
+            q = radius + 1 - r                  # the line whose last cell is just above this row
+            if 1 <= q <= radius:
+                line = line.ljust(4 * q + 2 * (r + 1) + 18) + str(q + radius + 1)
+            lines.append(line)
+        lines.append(" " * 14 + "   ".join(str(n) for n in range(1, radius + 2)))
         return "\n".join(lines)
 
     def render_svg(self, seat: int | None = None) -> str:
@@ -625,7 +640,8 @@ def _render_svg(state: GlaisherState, size: float = 22.0) -> str:
         corners = " ".join(
             f"{x + size * math.cos(math.radians(60 * k - 30)):.1f},"
             f"{y + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
-        body.append(f'<polygon points="{corners}" fill="#e9d6a6" stroke="#7a6a48"/>')
+        body.append(f'<polygon data-cell="{NAMES[i]}" points="{corners}" fill="#e9d6a6" '
+                    f'stroke="#7a6a48"/>')
         value = state.cells[i]
         if value:
             piece = svg.Disc(_RED_DISC if value > 0 else _YELLOW_DISC, label=str(abs(value)),
@@ -649,7 +665,7 @@ _STACK_TOKEN = re.compile(r"([ry])(\d+)")
 
 @register
 class Glaisher(Game):
-    """rules/glaisher.md: options §4, start positions §2, rules §3, notation §5."""
+    """docs/rules/glaisher.md: options §4, start positions §2, rules §3, notation §5."""
 
     slug = "glaisher"
     title = "Glaisher"
@@ -660,9 +676,9 @@ class Glaisher(Game):
         "reserve": OptionSpec(39, "discs in the shared reserve at the start",
                               choices=("unlimited",), min=0, max=200),
         "repetition": OptionSpec(3, "draw on the N-th occurrence of a position (0: off)",
-                                 choices=(0,), min=2, max=9),
+                                 min=2, max=9, off=0),
         "max_plies": OptionSpec(400, "draw after this many plies without a winner (0: off)",
-                                choices=(0,), min=1, max=10000),
+                                min=1, max=10000, off=0),
     }
     variants = {"standard": {}, "ring2": {"setup": "ring2"}, "advanced": {"setup": "free"}}
     summary = ("A connection game on a 61-cell hexagonal board. On each turn a "
@@ -672,7 +688,7 @@ class Glaisher(Game):
                "top. Then the player adds one disc from a shared reserve. The first player to "
                "join two opposite sides of the board with a chain of their stacks wins, and a "
                "player who cannot split any stack loses.")
-    rules_page = "rules/glaisher.md"
+    rules_page = "docs/rules/glaisher.md"
 
     def _new_state(self, players: int, seed: int, options: dict) -> GlaisherState:
         rules = Rules.from_options(options)
@@ -685,7 +701,7 @@ class Glaisher(Game):
     def position(self, stacks: str | Mapping[str, int], to_move: int = RED,
                  reserve: int | str | None = None, ply: int = 0,
                  options: Mapping | None = None) -> GlaisherState:
-        """A position from a description, as the rule book's cases write them: `"R3 e5 Y2 e6"`
+        """A position from a description, as docs/rules/glaisher.md §6 writes them: `"R3 e5 Y2 e6"`
         (`R1 a5 b5` puts R1 on both), or {cell name: signed height}. `reserve` defaults to the
         options' starting reserve. The §3.3 endings are applied to the result."""
         rules = Rules.from_options(self.normalize_options(options))

@@ -2,7 +2,7 @@
 
 Shared geometry for the hex games (design §4). Coordinates are axial `(q, r)` with the implied
 third coordinate `s = -q - r`; a board of radius R holds the cells with `max(|q|, |r|, |s|) <= R`
-(R = 4 gives the 61-cell board of rules/glaisher.md §2).
+(R = 4 gives the 61-cell board of docs/rules/glaisher.md §2).
 
 Cells are also numbered by a padded index `(r + R) * W + (q + R)` with row width `W = 2R + 2`: one
 unused guard column per row means that every neighbour is a fixed shift of the index (E = +1,

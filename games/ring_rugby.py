@@ -1,7 +1,8 @@
 """Ring Rugby (untitled original): two sides fight over two rings and race a carrier into the goal.
 
-Rule book: rules/ring-rugby.md. Section marks in comments ("§3.4") refer to that page; "[R]" marks a
-reconstruction of a lost figure or a gap in the text, as the page lists them.
+Rules: docs/rules/ring-rugby.md. Section marks in comments ("§3.4") refer to that page; "[R]" marks a
+detail the original leaves open and Pearlsite settles (listed in §1 there; the options offer the
+alternatives).
 
 Geometry (§8): the field is padded with the off-board ring, a (W+2) x (2H+2) index space where
 index = row * (W+2) + col; col 0 is the `L` column, col W+1 the `R` column, rows 0 and 2H+1 the
@@ -776,8 +777,8 @@ def _render_svg(state: RingRugbyState, cell: int = 32) -> str:
             fill = _TINT["ring"]
         else:
             fill = _TINT["black_board" if g.region[i] == 1 else "white_board"]
-        body.append(f'<rect x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" fill="{fill}" '
-                    f'stroke="#8a7d60" stroke-width="0.5"/>')
+        body.append(f'<rect data-cell="{name}" x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" '
+                    f'fill="{fill}" stroke="#8a7d60" stroke-width="0.5"/>')
         if g.is_on(i) and (g.col_row(i)[0] == 1 or g.col_row(i)[1] == 1):
             label = name if g.col_row(i)[0] == 1 and g.col_row(i)[1] == 1 else (
                 name[0] if g.col_row(i)[1] == 1 else name[1:])
@@ -909,12 +910,12 @@ def _from_dict(game: "RingRugbyGame", d: Mapping) -> RingRugbyState:
 # ---------------------------------------------------------------------------------------------
 @register
 class RingRugbyGame(Game):
-    """Ring Rugby (rules/ring-rugby.md)."""
+    """Ring Rugby (docs/rules/ring-rugby.md)."""
 
     slug = "ring-rugby"
     title = "Ring Rugby"
     min_players = max_players = 2
-    rules_page = "rules/ring-rugby.md"
+    rules_page = "docs/rules/ring-rugby.md"
     summary = ("Ring Rugby (untitled original): two sides of six pieces on two 6x6 boards end to "
                "end fight over two ownerless rings. Pieces step up to two cells without jumping, "
                "knock enemies back with orthogonal charges (taking the ring from a carrier they "
@@ -942,7 +943,10 @@ class RingRugbyGame(Game):
                                        min=2, max=6),
         "max_plies": OptionSpec(400, "ply cap, then a draw (safeguard)", min=10, max=2000),
     }
-    variants = {"advanced": {}, "basic": {"advanced": False}}
+    # §5 names the defaults `advanced`; like every game they are also called `standard`, the
+    # name used in payloads and records, and `advanced` stays accepted for them.
+    variants = {"standard": {}, "basic": {"advanced": False}}
+    variant_aliases = {"advanced": "standard"}
 
     def _new_state(self, players: int, seed: int, options: dict) -> RingRugbyState:
         rules = _check_rules(options)

@@ -36,7 +36,8 @@ def square_board(files: int, ranks: int, pieces: Mapping[tuple[int, int], Disc],
     """A files × ranks board, rank 1 at the bottom, with coordinates round the edge.
 
     `points=True` draws a lattice (pieces on intersections, as on a Go board) instead of squares.
-    `shade(x, y)` may return a fill colour for a square.
+    `shade(x, y)` may return a fill colour for a square. Each square or point ends up under a
+    transparent `data-cell="a1"` target, drawn last, so a page can find and mark it.
     """
     margin = cell
     width, height = files * cell + 2 * margin, ranks * cell + 2 * margin
@@ -71,4 +72,14 @@ def square_board(files: int, ranks: int, pieces: Mapping[tuple[int, int], Disc],
     for (x, y), piece in sorted(pieces.items()):
         cx, cy = centre(x, y)
         body.extend(disc(cx, cy, cell * 0.4, piece))
+    for x in range(files):
+        for y in range(ranks):
+            cx, cy = centre(x, y)
+            body.append(cell_target(f"{file_names[x]}{y + 1}", cx - cell / 2, cy - cell / 2, cell))
     return document(width, height, body, title)
+
+
+def cell_target(name: str, x: float, y: float, size: float) -> str:
+    """An invisible square naming a cell (in the move notation's spelling) for pointing at it."""
+    return (f'<rect data-cell="{escape(name)}" x="{x:g}" y="{y:g}" width="{size:g}" '
+            f'height="{size:g}" fill="transparent"/>')

@@ -1,6 +1,24 @@
 from django.contrib import admin
 
-from .models import Analysis, Challenge, Event, Ladder, LadderEntry, Match, MatchSeat, Move, Rating
+from .models import (
+    Analysis,
+    Challenge,
+    EngineJob,
+    Event,
+    Ladder,
+    LadderEntry,
+    LadderEvent,
+    Match,
+    MatchSeat,
+    Move,
+    Profile,
+    Rating,
+    RatingChange,
+    Tournament,
+    TournamentEntry,
+    TournamentGame,
+    Vacation,
+)
 
 
 class MatchSeatInline(admin.TabularInline):
@@ -27,4 +45,19 @@ class LadderAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "variant", "challenge_reach")
 
 
-admin.site.register([Move, Rating, LadderEntry, Analysis, Event])
+@admin.register(EngineJob)
+class EngineJobAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "lane", "status", "match", "ply", "level", "user", "attempts",
+                    "lease_until", "created_at")
+    list_filter = ("status", "lane", "kind")
+    readonly_fields = [f.name for f in EngineJob._meta.fields]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "game", "kind", "status", "current_round", "rounds", "starts_at")
+    list_filter = ("status", "kind", "game")
+
+
+admin.site.register([Move, Rating, RatingChange, LadderEntry, LadderEvent, Analysis, Event, Profile,
+                     TournamentEntry, TournamentGame, Vacation])

@@ -22,6 +22,8 @@ import games
 CODES: dict[str, tuple[int, str]] = {
     # request shape
     "parse_error": (400, "the body is not JSON"),
+    "json_too_deep": (400, "the body's JSON nests arrays and objects too deeply"),
+    "payload_too_large": (413, "the body is larger than the server accepts (detail.limit, in bytes)"),
     "validation_error": (400, "the body's fields are not valid (detail names them)"),
     "invalid_input": (400, "a value the database cannot hold or search for (such as a NUL character)"),
     "invalid_filter": (400, "a query parameter is malformed"),
@@ -35,11 +37,14 @@ CODES: dict[str, tuple[int, str]] = {
     "forbidden": (403, "you may not do this"),
     "throttled": (429, "too many requests; detail.retry_after says when to try again"),
     # accounts
-    "invalid_username": (400, "the username is not allowed"),
+    "invalid_username": (400, "the username is not allowed (reserved, or contains ':')"),
     "weak_password": (400, "the password fails a password rule (detail lists them)"),
-    "username_taken": (409, "the username is taken"),
+    "username_taken": (409, "the username is taken (usernames are unique regardless of case)"),
+    "token_not_found": (404, "you have no token with this id"),
+    "no_token": (400, "the request did not use a token (use ?all=true to revoke every token)"),
     # not found
     "not_found": (404, "no such resource"),
+    "page_not_found": (404, "the page number is past the last page"),
     "game_not_found": (404, "no game with this slug"),
     "match_not_found": (404, "no match with this id"),
     "challenge_not_found": (404, "no challenge with this id"),
@@ -49,7 +54,8 @@ CODES: dict[str, tuple[int, str]] = {
     # the rules (games.GameError codes)
     games.GameError.code: (400, "the rules refuse the request"),
     games.UnknownGameError.code: (400, "no game with this slug"),
-    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed"),
+    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed (detail.option names "
+                                          "it; detail.variant an unknown variant)"),
     games.InvalidMoveError.code: (400, "the text is not a move of this game"),
     games.IllegalMoveError.code: (400, "the move is not legal in this position"),
     games.GameOverError.code: (409, "the game is over"),
@@ -61,32 +67,58 @@ CODES: dict[str, tuple[int, str]] = {
     "unknown_level": (400, "no engine level with this name"),
     "invalid_seat": (400, "the challenger's seat is out of range"),
     "rated_needs_people": (400, "rated matches are between people only"),
-    "challenge_closed": (409, "the challenge is no longer open"),
+    "rated_needs_clock": (400, "rated matches need a time control"),
+    "invalid_time_control": (400, "the time control is not one of the kinds, or a value is out of range"),
+    "challenge_closed": (409, "the challenge is no longer open (taken, declined, cancelled or expired)"),
+    "rematch_pending": (409, "you have asked for this rematch already"),
     "already_accepted": (409, "you have accepted this challenge already"),
     "not_invited": (403, "the challenge has no seat for you"),
     "not_challenger": (403, "only the challenger may do this"),
+    "too_many_challenges": (429, "you have as many open challenges as allowed (detail.limit); cancel one first"),
+    "too_many_engine_matches": (429, "you have as many matches against engines going as allowed (detail.limit)"),
     # play
     "not_seated": (403, "you do not play in this match"),
     "match_finished": (409, "the match is over"),
     "stale_ply": (409, "the match has moved on (detail.ply is where it is)"),
     "too_late_to_abort": (409, "every seat has moved: resign instead"),
-    "invalid_action": (400, "the action is not offer, accept or decline"),
-    "no_offer": (409, "there is no offer to accept or decline"),
+    "your_turn": (409, "it is your turn: move first"),
+    "conditional_unavailable": (422, "conditional moves are for two-seat games without hidden information"),
+    "invalid_conditional": (400, "a conditional line is not legal play (detail names the line and step)"),
+    "time_out": (409, "the deadline of the seat to move has passed: the clock settles the match"),
+    "invalid_action": (400, "the action is not offer, accept, decline or withdraw"),
+    "no_offer": (409, "there is no offer to accept, decline or withdraw"),
+    "already_offered": (409, "your offer of this kind is pending already"),
     "no_opponent": (409, "a one-seat match has nobody to agree with"),
     "takeback_unavailable": (409, "this game does not allow takebacks"),
     "nothing_to_take_back": (409, "you have no move to take back"),
+    # vacations
+    "already_on_vacation": (409, "you are on vacation already"),
+    "not_on_vacation": (409, "you are not on vacation"),
+    "no_vacation_left": (409, "this year's vacation allowance is used up"),
     # analysis
-    "match_in_progress": (409, "analysis is only for finished matches"),
+    "match_in_progress": (409, "the match is still being played (analysis and rematches come after it)"),
     "hidden_information": (422, "only a player may ask for analysis of a hidden-information game"),
     "not_yours": (403, "this analysis shows one player's own cards; only they may read it"),
+    "too_many_analyses": (429, "you have as many analyses waiting or running as allowed (detail.limit)"),
     # ladders
     "staff_only": (403, "only staff may do this"),
-    "not_two_player": (400, "ladders are for two-player games"),
+    "not_two_player": (400, "ladders and tournaments are for games two can play"),
     "ladder_exists": (409, "a ladder with this name exists"),
     "already_joined": (409, "you are on this ladder already"),
     "not_on_ladder": (403, "join the ladder first"),
     "out_of_reach": (400, "the opponent is not within challenge reach above you"),
-    "ladder_game_pending": (409, "you have a ladder game or challenge with this player already"),
+    "ladder_game_pending": (409, "a ladder challenge or game is already under way with this player, or as "
+                                 "your challenge (one at a time)"),
+    # tournaments
+    "tournament_not_found": (404, "no tournament with this id"),
+    "invalid_tournament": (400, "the tournament's settings do not fit together (detail names the field)"),
+    "tournament_closed": (409, "the tournament has started or ended: entries are closed"),
+    "tournament_full": (409, "the tournament has as many entrants as it takes"),
+    "already_entered": (409, "you have entered this tournament already"),
+    "not_entered": (409, "you have not entered this tournament"),
+    "not_organiser": (403, "only the tournament's organiser may do this"),
+    "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
+    "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 
@@ -102,6 +134,14 @@ class ServiceError(Exception):
         self.message = message
         self.status = CODES[code][0]
         self.detail = detail if detail is not None else {}
+
+
+def first_or_error(query, code: str, message: str):
+    """The first row of `query`, or ServiceError(code, message) when it has none."""
+    row = query.first()
+    if row is None:
+        raise ServiceError(code, message)
+    return row
 
 
 _DRF_CODES = {
@@ -127,7 +167,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, games.GameError):
         code = exc.code if exc.code in CODES else games.GameError.code
-        return Response(error_body(code, str(exc)), status=CODES[code][0])
+        return Response(error_body(code, str(exc), getattr(exc, "detail", None)), status=CODES[code][0])
     if isinstance(exc, DataError):
         return Response(error_body("invalid_input", CODES["invalid_input"][1]), status=400)
     if isinstance(exc, Http404):

@@ -1,8 +1,8 @@
 """Glicko-2 rating math ("Example of the Glicko-2 system", the method's reference), pure functions.
 
-Each rated match is one rating period for its players: a player's new rating is computed from
-the match's results against every other seat (a multi-seat match counts as pairwise results:
-1 for a better score, 0.5 for equal, 0 for worse).
+Each rated two-seat match is one rating period for both players: one result (1, 0.5 or 0)
+against one opponent. Games that seat more are rated by `matches.weng_lin` instead, so a
+multi-seat result is never split into pairwise games (which would count one match many times).
 """
 from __future__ import annotations
 
@@ -84,15 +84,3 @@ def update(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float =
     phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     mu_new = mu + phi_new * phi_new * gain
     return Glicko(mu_new * SCALE + DEFAULT_RATING, min(phi_new * SCALE, MAX_DEVIATION), sigma)
-
-
-def pairwise_scores(scores: Sequence[float]) -> list[list[tuple[int, float]]]:
-    """For each seat, [(other seat, 1 / 0.5 / 0)] from a match's final scores."""
-    out = []
-    for i, mine in enumerate(scores):
-        row = []
-        for j, theirs in enumerate(scores):
-            if i != j:
-                row.append((j, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0))
-        out.append(row)
-    return out

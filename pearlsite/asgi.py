@@ -1,7 +1,11 @@
-"""ASGI entry point."""
+"""ASGI entry point; bodies over the limit are refused before they are read (pearlsite/limits.py)."""
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pearlsite.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from pearlsite.limits import limit_asgi_body  # noqa: E402  (settings are loaded now)
+
+application = limit_asgi_body(django_application)

@@ -1,13 +1,17 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
+    path("", include("web.urls")),
 ]
+# The admin is a password form facing the internet: served only when PEARLSITE_ADMIN=true.
+if settings.ADMIN_ENABLED:
+    urlpatterns.append(path("admin/", admin.site.urls))
 
-handler404 = "matches.errors.not_found_view"
+handler404 = "web.views.base.not_found_handler"
 handler500 = "matches.errors.server_error_view"

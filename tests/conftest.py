@@ -13,11 +13,16 @@ hypothesis_settings.register_profile("explore", deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite"))
 
 
-def _persona(django_user_model, name: str):
-    from rest_framework.authtoken.models import Token
+def token_for(user) -> str:
+    """A new API key for `user`."""
+    from matches.services.accounts import token_create
 
+    return token_create(user=user)[1]
+
+
+def _persona(django_user_model, name: str):
     user = django_user_model.objects.create_user(username=name, password=f"{name}-secret-pw")
-    Token.objects.create(user=user)
+    user.api_key = token_for(user)
     return user
 
 
@@ -25,8 +30,11 @@ def _client_for(user):
     from rest_framework.test import APIClient
 
     client = APIClient()
+    client.token = None
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+        client.token = getattr(user, "api_key", None) or token_for(user)
+        user.api_key = client.token
+        client.credentials(HTTP_AUTHORIZATION=f"Token {client.token}")
     client.user = user
     return client
 

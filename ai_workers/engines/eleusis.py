@@ -1,7 +1,7 @@
-"""New Eleusis engines (rules/eleusis.md §8): a scientist that induces the secret rule, the
+"""New Eleusis engines (docs/rules/eleusis.md §8): a scientist that induces the secret rule, the
 Prophet's calls, and a player God's commit from the bank.
 
-Hidden information (design §2b, rules/eleusis.md §2.2): every decision is built from
+Hidden information (design §2b, docs/rules/eleusis.md §2.2): every decision is built from
 `state.view(seat)` for the seat to move and that seat's own `legal_moves()`; the engine never reads
 `to_dict`, other hands, the stock or the rule. Induction is `games.new_eleusis.induction`: the
 evidence of the whole round (mainline, sidelines with failed strings, No-Play displays) gives a
@@ -41,18 +41,17 @@ from typing import Iterable, Mapping
 from games import State
 from games.new_eleusis import bank
 from games.new_eleusis.cards import card_text, parse_card
-from games.new_eleusis.game import CommitRule, Judge, NoPlay, Play, parse_notation
+from games.new_eleusis.moves import CommitRule, Judge, NoPlay, Play, parse_notation
 from games.new_eleusis.induction import (
     Belief, Evidence, Hypothesis, analyse, build_space, enumerated_sources,
 )
 from games.new_eleusis.rulelang import Rule, RuleError, compile_rule
 
 from .base import Budget, Engine, Limit, SearchResult
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import per_level, register_levels
 
 SLUG = "new-eleusis"
-GO_OUT = 4.0                # the +4 for an empty hand (rules/eleusis.md §4)
+GO_OUT = 4.0                # the +4 for an empty hand (docs/rules/eleusis.md §4)
 EXPEL_COST = 3.0            # hand-size worth of the turns an expelled player loses (§3.4)
 PROPHET_CONFIDENCE = 0.93   # posterior of the best rule needed to declare Prophet
 PROPHET_CARD = 0.9          # and the chance the card carrying the declaration is right
@@ -111,7 +110,7 @@ POOL = HypothesisPool()
 
 
 # ---------------------------------------------------------------------------------------------
-# Expected change of the hand size (lower is better; rules/eleusis.md §3.1-§3.4, §5)
+# Expected change of the hand size (lower is better; docs/rules/eleusis.md §3.1-§3.4, §5)
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Situation:
@@ -335,12 +334,4 @@ class EleusisEngine(Engine):
         return move
 
 
-def _levels() -> dict:
-    table: dict = {"random": RandomEngine}
-    for level, style in STYLES.items():
-        table[level] = (lambda level=level, style=style:
-                        EleusisEngine(level, DEFAULT_LIMITS[level], style))
-    return table
-
-
-register_levels(SLUG, _levels())
+register_levels(SLUG, per_level(lambda level, limit: EleusisEngine(level, limit, STYLES[level])))

@@ -1,4 +1,4 @@
-"""Engines for Glaisher (rules/glaisher.md §7): alpha-beta over a pruned move list.
+"""Engines for Glaisher (docs/rules/glaisher.md §7): alpha-beta over a pruned move list.
 
 A turn is a split and a placement, so positions offer hundreds to thousands of turns. Following
 the engine notes, search treats the turn as its two decisions for pruning: the most promising
@@ -16,11 +16,8 @@ import math
 
 from games.glaisher import BOARD
 
-from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, register_levels
 
 NO_PATH = 12          # a distance for a side that can no longer connect at all
 
@@ -103,17 +100,4 @@ class GlaisherEvaluator(Evaluator):
         return first + [m for m in moves if m not in chosen]
 
 
-def _levels() -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], GlaisherEvaluator(),
-                                        max_depth=1),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"],
-                                          GlaisherEvaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"],
-                                          GlaisherEvaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], GlaisherEvaluator()),
-    }
-
-
-register_levels("glaisher", _levels())
+register_levels("glaisher", alphabeta_levels(GlaisherEvaluator, easy_depth=1))

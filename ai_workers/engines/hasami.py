@@ -1,9 +1,9 @@
-"""Engines for the Hasami Shogi family (rules/hasami.md §7): `hasami-shogi`, `dai-hasami-shogi`,
+"""Engines for the Hasami Shogi family (docs/rules/hasami.md §7): `hasami-shogi`, `dai-hasami-shogi`,
 `mak-yek`, `latrunculi`.
 
 The evaluator reads the documented state attributes (bitboards `black`/`white`/`duces`, `captures`,
 `men`, `to_move`, `rules`) and the family's own capture test, so captures can be searched in
-quiescence and tried first. Terms, from rules/hasami.md §7:
+quiescence and tried first. Terms, from docs/rules/hasami.md §7:
 - material, weighted against the JSA thresholds where they apply (a lead of 2 is one capture from a
   lead the opponent must answer at once; one capture short of the goal is nearly won);
 - the lead rule: a side to move that trails by the lead must capture now, so its position stands
@@ -20,11 +20,8 @@ import math
 from games.hasami.family import captured_men
 from games.hasami.geometry import STRIDE, spread4
 
-from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, register_levels
 
 # Bit shifts for one step along each kind of line (square code = rank * 16 + file).
 ORTHO_SHIFTS = (1, STRIDE)
@@ -58,7 +55,7 @@ def _runs(men: int, shifts, length: int) -> int:
 
 
 class HasamiEvaluator(Evaluator):
-    """Static evaluation and capture ordering for the whole family (rules/hasami.md §7)."""
+    """Static evaluation and capture ordering for the whole family (docs/rules/hasami.md §7)."""
 
     playout_cutoff = 40
 
@@ -177,18 +174,5 @@ class HasamiEvaluator(Evaluator):
         return (state.key, state.captures)
 
 
-def _levels() -> dict:
-    """random; easy: a 2-ply alpha-beta at the easy budget; medium and strong: full alpha-beta.
-    `uct` (extra level): UCT with this evaluator's rollouts, for comparison."""
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], HasamiEvaluator(),
-                                        max_depth=2),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"], HasamiEvaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"], HasamiEvaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], HasamiEvaluator()),
-    }
-
-
 for _slug in ("hasami-shogi", "dai-hasami-shogi", "mak-yek", "latrunculi"):
-    register_levels(_slug, _levels())
+    register_levels(_slug, alphabeta_levels(HasamiEvaluator))

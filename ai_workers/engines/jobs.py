@@ -142,8 +142,14 @@ def _judged_rows(rules: games.Game, job: EngineJob, searched: list) -> list[dict
                      "value_after": None if value_after is None else _clean(value_after),
                      **judge(scale, found.value, value_after, played_text, best,
                              len(before.legal_moves())),
-                     "pv": [str(m) for m in found.pv[:PV_LENGTH]], "nodes": found.nodes})
+                     "pv": [str(m) for m in _shown_line(job, found.pv)], "nodes": found.nodes})
     return rows
+
+
+def _shown_line(job: EngineJob, pv: list) -> list:
+    """With hidden information a line past the seat's own move would be a guess at cards the
+    record never shows: the line is that move alone."""
+    return pv[:PV_LENGTH] if job.seat is None else pv[:1]
 
 
 def _value_after(seat: int, after: games.State, following) -> float | None:

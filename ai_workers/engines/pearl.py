@@ -1,4 +1,4 @@
-"""Engines for the Glass Pearl games (rules/pearl.md §10): evaluators for `pearl-five`,
+"""Engines for the Glass Pearl games (docs/rules/pearl.md §10): evaluators for `pearl-five`,
 `pearl-war`, `pearl-yard` and `pearl-survival`; the one-seat `pearl-maze` and Yard's strong level
 play proofs (pearl_proofs.py).
 
@@ -13,10 +13,8 @@ from games.pearl import push
 
 from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
 from .pearl_proofs import MazeSearch, YardProofs
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import DEFAULT_LIMITS, alphabeta_levels, per_level, register_levels
 
 
 def _runs(men: int, stride: int, length: int) -> int:
@@ -124,41 +122,17 @@ class YardEvaluator(Evaluator):
 # ---------------------------------------------------------------------------------------------
 # Level tables
 # ---------------------------------------------------------------------------------------------
-def _alphabeta_levels(evaluator, easy_depth: int = 2) -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], evaluator(),
-                                        max_depth=easy_depth),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"], evaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"], evaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator()),
-    }
-
-
-def _uct_levels(evaluator) -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: MCTSEngine("easy", DEFAULT_LIMITS["easy"], evaluator()),
-        "medium": lambda: MCTSEngine("medium", DEFAULT_LIMITS["medium"], evaluator()),
-        "strong": lambda: MCTSEngine("strong", DEFAULT_LIMITS["strong"], evaluator()),
-        "alphabeta": lambda: AlphaBetaEngine("alphabeta", DEFAULT_LIMITS["medium"], evaluator()),
-    }
-
-
-register_levels("pearl-five", _alphabeta_levels(FiveEvaluator))
+register_levels("pearl-five", alphabeta_levels(FiveEvaluator))
 register_levels("pearl-yard", {
-    **_alphabeta_levels(YardEvaluator, easy_depth=3),
+    **alphabeta_levels(YardEvaluator, easy_depth=3),
     # Proven moves wherever a proof is found (pearl_proofs.py), alpha-beta elsewhere.
     "strong": lambda: YardProofs("strong", DEFAULT_LIMITS["strong"], AlphaBetaEngine(
         "strong", DEFAULT_LIMITS["strong"], YardEvaluator())),
 })
-register_levels("pearl-war", _alphabeta_levels(WarEvaluator, easy_depth=1))
+register_levels("pearl-war", alphabeta_levels(WarEvaluator, easy_depth=1))
 # Pearl Maze: the anytime longest-walk search; the strong level plays proofs (pearl_proofs.py).
-register_levels("pearl-maze", {
-    "random": RandomEngine,
-    **{level: (lambda level=level: MazeSearch(level, DEFAULT_LIMITS[level], proofs=level == "strong"))
-       for level in ("easy", "medium", "strong")},
-})
+register_levels("pearl-maze", per_level(
+    lambda level, limit: MazeSearch(level, limit, proofs=level == "strong")))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,4 +178,4 @@ class SurvivalEvaluator(Evaluator):
 
 # Two seats: alpha-beta (80 % against plain UCT at 0.2 s a move, where UCT with this evaluator at
 # the cut-off scored 30 %); three or four seats: the alpha-beta engines hand over to per-seat UCT.
-register_levels("pearl-survival", _alphabeta_levels(SurvivalEvaluator))
+register_levels("pearl-survival", alphabeta_levels(SurvivalEvaluator))

@@ -1,4 +1,4 @@
-"""Engines that play proofs: the strong levels of Pearl Maze and Pearl Yard (rules/pearl.md §10).
+"""Engines that play proofs: the strong levels of Pearl Maze and Pearl Yard (docs/rules/pearl.md §10).
 
 Both read the solution files `manage.py solve --cache` writes (solvers/cache.py) and otherwise
 prove what they can within their budget with the solvers of `solvers/`; where no proof is found

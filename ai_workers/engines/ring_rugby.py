@@ -1,4 +1,4 @@
-"""Engines for Ring Rugby (rules/ring-rugby.md): alpha-beta with a race evaluator.
+"""Engines for Ring Rugby (docs/rules/ring-rugby.md): alpha-beta with a race evaluator.
 
 The game is won by carrying a ring into the enemy goal, so the evaluator measures, for each side,
 how far its best carrier still has to go (ranks to the end line, plus files to the entry cells),
@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import math
 
-from .alphabeta import AlphaBetaEngine
 from .base import Evaluator
-from .mcts import MCTSEngine
-from .simple import RandomEngine
-from .table import DEFAULT_LIMITS, register_levels
+from .table import alphabeta_levels, register_levels
 
 
 class RingRugbyEvaluator(Evaluator):
@@ -58,17 +55,4 @@ class RingRugbyEvaluator(Evaluator):
         return state.key()
 
 
-def _levels() -> dict:
-    return {
-        "random": RandomEngine,
-        "easy": lambda: AlphaBetaEngine("easy", DEFAULT_LIMITS["easy"], RingRugbyEvaluator(),
-                                        max_depth=2),
-        "medium": lambda: AlphaBetaEngine("medium", DEFAULT_LIMITS["medium"],
-                                          RingRugbyEvaluator()),
-        "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"],
-                                          RingRugbyEvaluator()),
-        "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], RingRugbyEvaluator()),
-    }
-
-
-register_levels("ring-rugby", _levels())
+register_levels("ring-rugby", alphabeta_levels(RingRugbyEvaluator))

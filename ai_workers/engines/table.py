@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 
 import games
 
+from .alphabeta import AlphaBetaEngine
 from .base import LEVELS, Engine, Evaluator, Limit, UnknownLevelError
 from .mcts import MCTSEngine
 from .simple import PlainMovePolicy, RandomEngine
@@ -25,22 +26,31 @@ DEFAULT_LIMITS: Mapping[str, Limit] = {
 }
 
 
-def mcts_levels(evaluator: Callable[[], Evaluator] = Evaluator, **settings) -> dict[str, EngineFactory]:
-    """random + UCT at the easy, medium and strong budgets, with one evaluator and settings."""
+def per_level(make: Callable[[str, Limit], Engine]) -> dict[str, EngineFactory]:
+    """random, then `make(level, budget)` at each further level's default budget."""
     table: dict[str, EngineFactory] = {"random": RandomEngine}
     for level in LEVELS[1:]:
-        table[level] = (lambda level=level: MCTSEngine(level, DEFAULT_LIMITS[level], evaluator(),
-                                                       **settings))
+        table[level] = lambda level=level: make(level, DEFAULT_LIMITS[level])
     return table
+
+
+def mcts_levels(evaluator: Callable[[], Evaluator] = Evaluator, **settings) -> dict[str, EngineFactory]:
+    """random + UCT at the easy, medium and strong budgets, with one evaluator and settings."""
+    return per_level(lambda level, limit: MCTSEngine(level, limit, evaluator(), **settings))
+
+
+def alphabeta_levels(evaluator: Callable[[], Evaluator], easy_depth: int = 2) -> dict[str, EngineFactory]:
+    """random; easy: alpha-beta `easy_depth` plies deep; medium and strong: full alpha-beta;
+    `uct` (extra level): UCT with the same evaluator at the medium budget, for comparison."""
+    def make(level: str, limit: Limit) -> Engine:
+        depth = {"max_depth": easy_depth} if level == "easy" else {}
+        return AlphaBetaEngine(level, limit, evaluator(), **depth)
+    return {**per_level(make), "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator())}
 
 
 GENERIC_LEVELS: Mapping[str, EngineFactory] = mcts_levels()
 
-HIDDEN_LEVELS: Mapping[str, EngineFactory] = {
-    "random": RandomEngine,
-    **{level: (lambda level=level: PlainMovePolicy(level, DEFAULT_LIMITS[level]))
-       for level in LEVELS[1:]},
-}
+HIDDEN_LEVELS: Mapping[str, EngineFactory] = per_level(PlainMovePolicy)
 
 ENGINE_TABLE: dict[str, Mapping[str, EngineFactory]] = {}
 

@@ -1,4 +1,4 @@
-"""The Hasami Shogi family (rules/hasami.md): four games on one shared capture core.
+"""The Hasami Shogi family (docs/rules/hasami.md): four games on one shared capture core.
 
 `hasami-shogi` (variants `standard`, `tenbin`), `dai-hasami-shogi`, `mak-yek`, `latrunculi`.
 Importing the package registers them. Test positions are set up by hand with `position`:

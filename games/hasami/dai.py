@@ -1,6 +1,6 @@
-"""Dai Hasami Shogi (大はさみ将棋), rules/hasami.md §3.5: 18 men a side, jumps, five in a row.
+"""Dai Hasami Shogi (大はさみ将棋), docs/rules/hasami.md §3.5: 18 men a side, jumps, five in a row.
 
-Not in the seed; the rules follow common modern descriptions (rules/hasami.md §1).
+Not in the seed; the rules follow common modern descriptions (docs/rules/hasami.md §1).
 """
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ DIAG_SHIFTS = (STRIDE + 1, STRIDE - 1)
 
 @register
 class DaiHasamiShogi(FamilyGame):
-    """rules/hasami.md §3.5 (dai-hasami-shogi) and §4."""
+    """docs/rules/hasami.md §3.5 (dai-hasami-shogi) and §4."""
 
     slug = "dai-hasami-shogi"
     title = "Dai Hasami Shogi"
-    rules_page = "rules/hasami.md"
+    rules_page = "docs/rules/hasami.md"
     summary = (
         "Big Hasami Shogi: eighteen men a side on a 9x9 board, two home ranks each. A man slides "
         "like a rook or jumps over one neighbouring man onto the square beyond. Sandwiched enemy "
@@ -38,7 +38,7 @@ class DaiHasamiShogi(FamilyGame):
                                 choices=("ortho", "ortho_diag")),
         "five_must_survive_reply": OptionSpec(False, "a five must outlive one reply"),
         "custodial_max": OptionSpec("any", "the longest run that can be taken",
-                                    choices=("any", 1)),
+                                    choices=("any", 1), aliases={"1": 1}),
     }
     variants = {"standard": {}}
     files = ranks = 9

@@ -1,4 +1,4 @@
-"""The shared core of the Hasami Shogi family (rules/hasami.md §2, §3, §3.5, §5).
+"""The shared core of the Hasami Shogi family (docs/rules/hasami.md §2, §3, §3.5, §5).
 
 One capture and movement core serves `hasami-shogi`, `dai-hasami-shogi`, `mak-yek` and
 `latrunculi`. A game declares its differences as data: board size, start squares, and a `Rules`
@@ -50,7 +50,7 @@ class Move:
 
     @property
     def squares(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """((file, rank), (file, rank)), 0-based, as in rules/hasami.md §2."""
+        """((file, rank), (file, rank)), 0-based, as in docs/rules/hasami.md §2."""
         return (file_of(self.src), rank_of(self.src)), (file_of(self.dst), rank_of(self.dst))
 
 
@@ -73,9 +73,9 @@ _NOTATION_RE = re.compile(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)")
 # ---------------------------------------------------------------------------------------------
 SHARED_OPTIONS: dict[str, OptionSpec] = {
     "repetition": OptionSpec(4, "draw on the N-th occurrence of a position (0: off)",
-                             choices=(0,), min=2, max=9),
+                             min=2, max=9, off=0),
     "no_capture_limit": OptionSpec(100, "draw after N plies without a capture (0: off)",
-                                   choices=(0,), min=1, max=1000),
+                                   min=1, max=1000, off=0),
 }
 
 

@@ -1,4 +1,4 @@
-"""Board geometry shared by the Hasami Shogi family (rules/hasami.md §2).
+"""Board geometry shared by the Hasami Shogi family (docs/rules/hasami.md §2).
 
 Squares are coded `rank * 16 + file` (0-based, rank 0 at Black's side), so a bitboard is a plain
 int with bit `code` set per occupied square. The stride of 16 leaves at least four padding files on

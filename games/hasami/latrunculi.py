@@ -1,4 +1,4 @@
-"""Ludus latrunculorum, rules/hasami.md §3.5: Kowalski's 8x12 reconstruction.
+"""Ludus latrunculorum, docs/rules/hasami.md §3.5: Kowalski's 8x12 reconstruction.
 
 The Roman rules are lost; the seed names only the game and its 12x8 board. Men and a dux per side,
 single-man custodial captures and corner captures; a side that cannot move loses.
@@ -16,11 +16,11 @@ FILES = "abcdefghijkl"
 
 @register
 class Latrunculi(FamilyGame):
-    """rules/hasami.md §3.5 (latrunculi) and §4. Duces are given to `position(duces=[...])`."""
+    """docs/rules/hasami.md §3.5 (latrunculi) and §4. Duces are given to `position(duces=[...])`."""
 
     slug = "latrunculi"
     title = "Latrunculi"
-    rules_page = "rules/hasami.md"
+    rules_page = "docs/rules/hasami.md"
     summary = (
         "The Roman soldiers' game (Ludus latrunculorum) in Kowalski's reconstruction: on a 12x8 "
         "board each side has twelve men and a dux, all moving like rooks. A lone enemy man "

@@ -1,8 +1,8 @@
-"""Mak-yek (Thailand; Apit-sodok in Malaysia), rules/hasami.md §3.5.
+"""Mak-yek (Thailand; Apit-sodok in Malaysia), docs/rules/hasami.md §3.5.
 
 The seed gives only the board (8x8) and the start (16 stones each on the 1st and 3rd rows); the
 captures (custodial plus intervention) and the goal (take every enemy man) are reconstructed
-(rules/hasami.md §1).
+(docs/rules/hasami.md §1).
 """
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ FILES = "abcdefgh"
 
 @register
 class MakYek(FamilyGame):
-    """rules/hasami.md §3.5 (mak-yek) and §4."""
+    """docs/rules/hasami.md §3.5 (mak-yek) and §4."""
 
     slug = "mak-yek"
     title = "Mak-yek"
-    rules_page = "rules/hasami.md"
+    rules_page = "docs/rules/hasami.md"
     summary = (
         "The Thai sandwich game (Apit-sodok in Malaysia): sixteen men a side on an 8x8 board, in "
         "two rows each. Men move like rooks. Enemy men caught between two of yours are removed, "

@@ -1,4 +1,4 @@
-"""Hasami Shogi (はさみ将棋), rules/hasami.md §2–§3: the `standard` (JSA) game and `tenbin`.
+"""Hasami Shogi (はさみ将棋), docs/rules/hasami.md §2–§3: the `standard` (JSA) game and `tenbin`.
 
 Rook moves, custodial capture of a run of any length, enclosure against the edge (§3.2b), and the
 JSA end rule: a capture goal and a lead that must be answered at once (§3.3). The `tenbin` variant
@@ -21,18 +21,19 @@ FILES = "abcdefghi"
 
 @register
 class HasamiShogi(FamilyGame):
-    """rules/hasami.md §2–§4. `position(...)` (see FamilyGame) sets up test positions."""
+    """docs/rules/hasami.md §2–§4. `position(...)` (see FamilyGame) sets up test positions."""
 
     slug = "hasami-shogi"
     title = "Hasami Shogi"
-    rules_page = "rules/hasami.md"
+    rules_page = "docs/rules/hasami.md"
     summary = (
         "The Japanese game of sandwiches, played with shogi pawns on a 9x9 board. Each side starts "
         "with nine men on its home rank; a man moves like a rook. Trap a line of enemy men between "
         "two of yours, or shut a group in against the edge, and they are removed; stepping in "
         "between two enemies is safe. Take five men, or stay three ahead after your opponent's "
         "reply, to win (the Japan Shogi Association rule). The tenbin variant adds diagonal "
-        "sandwiches, captures against the edge, and capture by stepping in between two enemies.")
+        "sandwiches, captures against the edge, and capture by stepping in between two enemies, "
+        "and is played until one side has a single man left.")
     options = {
         **SHARED_OPTIONS,
         "enclosure": OptionSpec("edge_groups", "which enclosures capture (§3.2b)",
@@ -40,14 +41,17 @@ class HasamiShogi(FamilyGame):
         "capture_goal": OptionSpec(5, "captures that win at once (§3.3.1)",
                                    choices=("all_but_one",), min=1, max=8),
         "lead_rule": OptionSpec(3, "a lead that survives one reply wins (0: off)",
-                                choices=(0,), min=1, max=8),
+                                min=1, max=8, off=0),
         "directions": OptionSpec(4, "custodial and intervention lines", choices=(4, 8)),
         "hashi_otoshi": OptionSpec(False, "the edge closes a run (§3.4)"),
         "tenbin": OptionSpec(False, "intervention by the mover (§3.2c)"),
     }
     variants = {
         "standard": {},
-        "tenbin": {"directions": 8, "hashi_otoshi": True, "tenbin": True},
+        # §3.4: with the standard end rules this set-up is a forced win for Black by ply 3, so
+        # the named variant plays on to all but one man, with no lead rule.
+        "tenbin": {"directions": 8, "hashi_otoshi": True, "tenbin": True,
+                   "lead_rule": 0, "capture_goal": "all_but_one"},
     }
     files = ranks = 9
     start_black = tuple(f"{f}1" for f in FILES)

@@ -1,7 +1,7 @@
-"""The machine God's bank of secret rules (rules/eleusis.md §2 round set-up, §2.1's table).
+"""The machine God's bank of secret rules (docs/rules/eleusis.md §2 round set-up, §2.1's table).
 
 Every entry is validated at import (steps 1-4 of §2.1), so a pick is always a legal, total, live
-rule. R1-R10 are the rule book's table; the rest are classic Eleusis rules of the same families
+rule. R1-R10 are the table of docs/rules/eleusis.md §2.1; the rest are classic Eleusis rules of the same families
 (colour, suit, parity, rank order, position, two-card memory). Difficulty is a label for the picker:
 `easy` rules look at one property, `medium` combine two or depend on `prev`'s kind, `hard` mix
 arithmetic, positions or two cards of memory.

@@ -1,4 +1,4 @@
-"""Card vocabulary for New Eleusis (rules/eleusis.md §2, §6).
+"""Card vocabulary for New Eleusis (docs/rules/eleusis.md §2, §6).
 
 A card kind is an int 0..51: kind = (rank - 1) * 4 + suit_index, suits in the order S H D C.
 Sorting kinds therefore sorts by rank, then S H D C: the machine God's pick order (§3.2).

@@ -1,4 +1,4 @@
-"""An Eleusis scientist for engines: which secret rules fit the public evidence (rules/eleusis.md).
+"""An Eleusis scientist for engines: which secret rules fit the public evidence (docs/rules/eleusis.md).
 
 It reads only what every seat sees (§2.2): the mainline with positions, the sidelines with the
 card each group tried to follow (a group of several cards is a failed string, whose failing card is
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
-from .cards import parse_card
+from .cards import kinds_mask, mask_kinds, parse_card
 from .rulelang import Rule, RuleError, compile_rule
 
 NOISE = 0.02                # chance that a verdict disagrees with the true rule
@@ -122,7 +122,7 @@ def string_right(rule: Rule, cards: Iterable[int], context: Context) -> bool:
     """Whether a whole string is right: each card judged as if the earlier ones were accepted."""
     prev, prev2, n = context
     for kind in cards:
-        if not rule.accepts(kind, prev, prev2 if rule.lookback == 2 else None, n):
+        if not rule.accepts(kind, prev, prev2, n):
             return False
         prev, prev2, n = kind, prev, n + 1
     return True
@@ -130,12 +130,11 @@ def string_right(rule: Rule, cards: Iterable[int], context: Context) -> bool:
 
 def mismatches(rule: Rule, facts: _Facts) -> int:
     """How many judged cards (a string counts once) disagree with `rule`."""
-    two = rule.lookback == 2
     bad = 0
-    for (prev, prev2, n), kinds in facts.right:
-        bad += (kinds & ~rule.mask(prev, prev2 if two else None, n)).bit_count()
-    for (prev, prev2, n), kinds in facts.wrong:
-        bad += (kinds & rule.mask(prev, prev2 if two else None, n)).bit_count()
+    for context, kinds in facts.right:
+        bad += (kinds & ~rule.mask(*context)).bit_count()
+    for context, kinds in facts.wrong:
+        bad += (kinds & rule.mask(*context)).bit_count()
     for context, cards in facts.strings:
         bad += string_right(rule, cards, context)
     return bad
@@ -262,14 +261,11 @@ class Belief:
 
     def right_probabilities(self, context: Context | None = None) -> list[float]:
         """P(kind is right) for all 52 kinds in `context` (default: the next play's)."""
-        prev, prev2, n = context or self.context
+        context = context or self.context
         probs = [0.0] * 52
         for h, p, _ in self.ranked:
-            mask = h.rule.mask(prev, prev2 if h.rule.lookback == 2 else None, n)
-            while mask:
-                low = mask & -mask
-                probs[low.bit_length() - 1] += p
-                mask ^= low
+            for kind in mask_kinds(h.rule.mask(*context)):
+                probs[kind] += p
         return [self.noise + (1 - 2 * self.noise) * q for q in probs]
 
     def best_play(self, hand: Iterable[int], context: Context | None = None) -> tuple[int, float]:
@@ -284,9 +280,8 @@ class Belief:
         return h.rule, p
 
     def probability_right(self, card: int, context: Context | None = None) -> float:
-        prev, prev2, n = context or self.context
-        q = sum(p for h, p, _ in self.ranked
-                if h.rule.accepts(card, prev, prev2 if h.rule.lookback == 2 else None, n))
+        context = context or self.context
+        q = sum(p for h, p, _ in self.ranked if h.rule.accepts(card, *context))
         return self.noise + (1 - 2 * self.noise) * q
 
     def probability_string_right(self, cards: Iterable[int], context: Context | None = None) -> float:
@@ -296,12 +291,8 @@ class Belief:
 
     def probability_no_play_right(self, hand: Iterable[int], context: Context | None = None) -> float:
         """P(no card of `hand` is right): the chance a No Play would be judged correct."""
-        prev, prev2, n = context or self.context
-        hand_mask = 0
-        for kind in hand:
-            hand_mask |= 1 << kind
-        q = sum(p for h, p, _ in self.ranked
-                if not h.rule.mask(prev, prev2 if h.rule.lookback == 2 else None, n) & hand_mask)
+        context, hand_mask = context or self.context, kinds_mask(hand)
+        q = sum(p for h, p, _ in self.ranked if not h.rule.mask(*context) & hand_mask)
         return self.noise + (1 - 2 * self.noise) * q
 
 

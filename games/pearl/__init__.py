@@ -1,4 +1,4 @@
-"""The Glass Pearl Game family (rules/pearl.md): five games on one grooved lattice, built from
+"""The Glass Pearl Game family (docs/rules/pearl.md): five games on one grooved lattice, built from
 two shared primitives, slide-push and push-in (push.py). Importing the package registers them."""
 from . import five  # noqa: F401  (registers pearl-five)
 from . import yard  # noqa: F401  (registers pearl-yard)

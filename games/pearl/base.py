@@ -1,4 +1,4 @@
-"""What every Glass Pearl game's state and declaration have in common (rules/pearl.md §8–9).
+"""What every Glass Pearl game's state and declaration have in common (docs/rules/pearl.md §8–9).
 
 A game's state is a frozen dataclass with a `size` field and the fields `ply`, `outcome` and
 `last`; the games whose seats alternate also have `turn`. `PearlState` gives it the lattice, the
@@ -103,7 +103,7 @@ def colour_masks(g: Grid, black: Iterable[str], white: Iterable[str]) -> tuple[i
 class PearlGame(Game):
     """A Glass Pearl game's declaration; `_state_from_dict` is the game's `state_from_dict`."""
 
-    rules_page = "rules/pearl.md"
+    rules_page = "docs/rules/pearl.md"
 
     def state_from_dict(self, d: Mapping) -> State:
         try:

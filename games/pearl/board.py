@@ -1,4 +1,4 @@
-"""Lattice geometry shared by the Glass Pearl games (rules/pearl.md §2.1–2.2, §8).
+"""Lattice geometry shared by the Glass Pearl games (docs/rules/pearl.md §2.1–2.2, §8).
 
 A position is a handful of bitboards: point (x, y) is bit y·W + x with W = N + 1, so one spare
 column separates the rows and a shift by a direction's step never wraps onto the board.
@@ -11,7 +11,7 @@ from functools import lru_cache
 from games.core import InvalidMoveError
 from games import svg
 
-# rules/pearl.md §2.2: N=(0,+1), E=(+1,0), S=(0,−1), W=(−1,0); −d is d ^ 2.
+# docs/rules/pearl.md §2.2: N=(0,+1), E=(+1,0), S=(0,−1), W=(−1,0); −d is d ^ 2.
 N, E, S, W = 0, 1, 2, 3
 DIRECTIONS = (N, E, S, W)
 DELTA = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -37,7 +37,7 @@ def direction_of(letter: str) -> int:
 
 
 def point_name(x: int, y: int) -> str:
-    """rules/pearl.md §2.1: column letter a+x (no letter skipped), then row y+1."""
+    """docs/rules/pearl.md §2.1: column letter a+x (no letter skipped), then row y+1."""
     return f"{chr(97 + x)}{y + 1}"
 
 
@@ -117,7 +117,7 @@ def bits(mask: int):
 
 
 def text_diagram(g: Grid, symbol_at) -> str:
-    """The rule book's diagram (§3.2, §5.1, §7.2): rows top-down, `.` for an empty point."""
+    """The diagram format of docs/rules/pearl.md (§3.2, §5.1, §7.2): rows top-down, `.` for an empty point."""
     lines = []
     for y in range(g.n - 1, -1, -1):
         cells = " ".join(symbol_at(y * g.w + x) for x in range(g.n))

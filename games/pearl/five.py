@@ -1,4 +1,4 @@
-"""Pearl Five (`pearl-five`): five in a row by pushing pearls in — rules/pearl.md §4.
+"""Pearl Five (`pearl-five`): five in a row by pushing pearls in — docs/rules/pearl.md §4.
 
 Black (seat 0) opens on the centre [R]; every later ply is a push-in (§2.5) of a pearl of the
 mover's colour, nothing leaving the board. After every ply both colours are checked for lines
@@ -124,7 +124,7 @@ class FiveState(ColourState):
 
 @register
 class PearlFive(PearlGame):
-    """rules/pearl.md §4."""
+    """docs/rules/pearl.md §4."""
 
     slug = "pearl-five"
     title = "Pearl Five"
@@ -148,7 +148,7 @@ class PearlFive(PearlGame):
 
     def position(self, black: Iterable[str] = (), white: Iterable[str] = (), to_move: int = BLACK,
                  options: Mapping | None = None) -> FiveState:
-        """A hand-set position (rules/pearl.md §9): pearls by colour as point names, the seat to
+        """A hand-set position (docs/rules/pearl.md §9): pearls by colour as point names, the seat to
         move; ply = the number of pearls. The position is judged as if a ply had just ended."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])

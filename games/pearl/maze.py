@@ -1,4 +1,4 @@
-"""Pearl Maze (`pearl-maze`): a one-person puzzle — rules/pearl.md §5.
+"""Pearl Maze (`pearl-maze`): a one-person puzzle — docs/rules/pearl.md §5.
 
 The black pearl pushes its way through a square of white pearls, one unit step of a slide-push
 (§2.4) per ply, always into an occupied point, contact counting every colour. The score is the
@@ -57,7 +57,9 @@ def white_square(g: Grid, n: int) -> int:
 
 
 def _parse_goal(value) -> str:
-    text = str(value).strip().lower()
+    if not isinstance(value, str):
+        raise ValueError("the goal is `none` or a point name such as j12")
+    text = value.strip().lower()
     if text != "none" and not _POINT_RE.fullmatch(text):
         raise ValueError("the goal is `none` or a point name such as j12")
     return text
@@ -153,7 +155,7 @@ class MazeState(PearlState):
 
 @register
 class PearlMaze(PearlGame):
-    """rules/pearl.md §5."""
+    """docs/rules/pearl.md §5."""
 
     slug = "pearl-maze"
     title = "Pearl Maze"
@@ -166,7 +168,8 @@ class PearlMaze(PearlGame):
         "black": OptionSpec("corner", "black replaces the top-left corner, or stands left of it",
                             choices=("corner", "outside")),
         "goal": OptionSpec("none", "maximum-steps mode, or reach-the-goal mode: a point name "
-                           "(not black's start)", parse=_parse_goal),
+                           "(not black's start)", parse=_parse_goal,
+                           schema={"type": "string", "pattern": "^\\s*([Nn][Oo][Nn][Ee]|[A-Za-z][1-9][0-9]?)\\s*$"}),
         "push_off": OptionSpec("no", "may a step push a pearl off the board",
                                choices=("no", "yes")),
     }
@@ -199,7 +202,7 @@ class PearlMaze(PearlGame):
 
     def position(self, black: str, whites: Iterable[str], goal: str | None = None,
                  options: Mapping | None = None) -> MazeState:
-        """A hand-set puzzle (rules/pearl.md §9): the black pearl's and the white pearls' points."""
+        """A hand-set puzzle (docs/rules/pearl.md §9): the black pearl's and the white pearls' points."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])
         w = g.parse_mask(whites)

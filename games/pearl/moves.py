@@ -1,4 +1,4 @@
-"""Move values shared by several Glass Pearl games and their notation (rules/pearl.md §8)."""
+"""Move values shared by several Glass Pearl games and their notation (docs/rules/pearl.md §8)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

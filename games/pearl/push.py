@@ -1,4 +1,4 @@
-"""The two pushing primitives every Glass Pearl game is built from (rules/pearl.md §2.3–2.5).
+"""The two pushing primitives every Glass Pearl game is built from (docs/rules/pearl.md §2.3–2.5).
 
 Positions are bitboards over a `Grid` (see board.py); a game keeps one bitboard per kind of pearl
 (a "layer": a colour, a seat) and passes the masks a rule needs:
@@ -47,7 +47,7 @@ def slide_length(g: Grid, occ: int, ok: int, q: int, d: int, *, enter: int | Non
                  max_k: int = 0, push_off: bool = True, ban: int = 0) -> int:
     """K for the slide of the pearl on q in direction d (§2.4): steps 1..K are legal in sequence.
 
-    Each unit step needs, in the rule book's order: (1) contact before — for t > 1 this is the
+    Each unit step needs, in the order of docs/rules/pearl.md §2.4: (1) contact before — for t > 1 this is the
     previous step's after-check on the same row, so only step 1 tests it; (2) the step
     conditions: the pusher's next point on the board and, when `enter` is given, in `enter`
     (§5.3, §6.3), and no point of `ban` in the moving row (§3.4); (3) the shift, the front

@@ -1,4 +1,4 @@
-"""Pearl Survival (`pearl-survival`): the maze as a game for 2–4 — rules/pearl.md §6.
+"""Pearl Survival (`pearl-survival`): the maze as a game for 2–4 — docs/rules/pearl.md §6.
 
 After a set-up phase in which each seat claims a perimeter point of a white square (§6.1), seats
 take turns with one straight slide-push (§2.4) of their own pearl, always into an occupied point
@@ -232,7 +232,7 @@ def _finish(state, whites, pos, out, bans, winner, termination) -> SurvivalState
 
 @register
 class PearlSurvival(PearlGame):
-    """rules/pearl.md §6."""
+    """docs/rules/pearl.md §6."""
 
     slug = "pearl-survival"
     title = "Pearl Survival"
@@ -264,7 +264,7 @@ class PearlSurvival(PearlGame):
 
     def position(self, seats: Iterable[str], whites: Iterable[str] | None = None,
                  to_move: int = 0, options: Mapping | None = None) -> SurvivalState:
-        """A hand-set position after the set-up (rules/pearl.md §9): each seat's point, the
+        """A hand-set position after the set-up (docs/rules/pearl.md §9): each seat's point, the
         white pearls (default: the square without the seats' points), the seat to act; the
         position counts as the first occurrence for repetition."""
         size, n, enter_white, cap = self._config(self.normalize_options(options))

@@ -1,4 +1,4 @@
-"""Pearl War (`pearl-war`): the seed's "Pearl Game" — rules/pearl.md §3.
+"""Pearl War (`pearl-war`): the seed's "Pearl Game" — docs/rules/pearl.md §3.
 
 Two armies of 36 pearls start in opposite corners [R] and advance only toward the enemy home
 (White E and N, Black W and S). A ply is one slide-push (§2.4) of an own pearl whose moving row
@@ -176,7 +176,7 @@ def _opening(g: Grid, max_plies: int, black: int, white: int, turn: int) -> WarS
 
 @register
 class PearlWar(PearlGame):
-    """rules/pearl.md §3."""
+    """docs/rules/pearl.md §3."""
 
     slug = "pearl-war"
     title = "Pearl War"
@@ -203,7 +203,7 @@ class PearlWar(PearlGame):
 
     def position(self, black: Iterable[str] = (), white: Iterable[str] = (), to_move: int = BLACK,
                  options: Mapping | None = None) -> WarState:
-        """A hand-set position (rules/pearl.md §9): pearls by colour as point names and the
+        """A hand-set position (docs/rules/pearl.md §9): pearls by colour as point names and the
         side to move (0 Black, 1 White), no push-back ban; stuck sides pass or block (§2.6)."""
         opts = self.normalize_options(options)
         g = grid(opts["size"])

@@ -1,5 +1,5 @@
 """Pearl Yard (`pearl-yard`): Police chases Thief on a road network built move by move —
-rules/pearl.md §7.
+docs/rules/pearl.md §7.
 
 Each ply pushes a white pearl in (§2.5) behind the mover's own piece so that the piece moves one
 point; the run ahead moves with it (the other piece too, if it is in the run). Police wins when
@@ -22,7 +22,7 @@ from .moves import PASS, Pass, is_pass
 
 POLICE, THIEF = 0, 1
 NO_BAN = -1
-# rules/pearl.md §7.2 [R]: the "cross", as offsets from the centre c.
+# docs/rules/pearl.md §7.2 [R]: the "cross", as offsets from the centre c.
 CROSS_THIEF = (0, 0)
 CROSS_POLICE = (0, 2)
 CROSS_WHITES = ((0, 3), (0, 1), (-1, 0), (1, 0), (0, -1))
@@ -175,7 +175,7 @@ def _judge(g: Grid, whites: int, police: int, thief: int, turn: int,
 
 @register
 class PearlYard(PearlGame):
-    """rules/pearl.md §7."""
+    """docs/rules/pearl.md §7."""
 
     slug = "pearl-yard"
     title = "Pearl Yard"
@@ -202,7 +202,7 @@ class PearlYard(PearlGame):
 
     def position(self, police: str, thief: str, whites: Iterable[str] = (), to_move: int = POLICE,
                  banned: str | None = None, options: Mapping | None = None) -> YardState:
-        """A hand-set position (rules/pearl.md §9): the pieces' and white pearls' points, the
+        """A hand-set position (docs/rules/pearl.md §9): the pieces' and white pearls' points, the
         seat to move and, optionally, the direction letter it may not play (§7.3 push-back)."""
         g = grid(self.normalize_options(options)["size"])
         w = g.parse_mask(whites)

@@ -22,10 +22,12 @@ class AnalysisIn(serializers.Serializer):
 
 class AnalysedPlyOut(serializers.Serializer):
     ply = serializers.IntegerField(help_text="the ply of the played move (1 = the first move)")
-    seat = serializers.IntegerField(help_text="the seat that moved")
+    seat = serializers.IntegerField(help_text="the seat that moved (the seat to move in the analysed position)")
     played = serializers.CharField()
     best = serializers.CharField(help_text="the engine's choice in the position before the move")
-    value = serializers.FloatField(help_text="expected result for the seat to move, -1 (loss) to 1 (win)")
+    value = serializers.FloatField(help_text=(
+        "the position before the move, from `seat`'s point of view: -1 (certain loss) .. 0 (even, or a "
+        "draw) .. 1 (certain win); three decimals, never -0.0 (docs/analysis.md)"))
     value_before = serializers.FloatField(
         allow_null=True, help_text="the position's value before the move, for the mover (= value); -1..1")
     value_after = serializers.FloatField(
@@ -88,14 +90,19 @@ class AnalysisOut(serializers.Serializer):
 
 class MatchAnalysisApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "analysis"}
 
     @extend_schema(request=AnalysisIn, summary="Ask an engine to analyse a finished match",
-                   responses={202: AnalysisOut, **errors("match_not_found", "unknown_level", "match_in_progress",
-                                                         "hidden_information", body=True, auth=True)})
+                   description="202 with a new analysis; 200 with the existing one when this match was "
+                               "already analysed (or is being analysed) at this level.",
+                   responses={202: AnalysisOut, 200: AnalysisOut,
+                              **errors("match_not_found", "unknown_level", "match_in_progress",
+                                       "hidden_information", "too_many_analyses", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(AnalysisIn, request)
-        job = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
-        return Response(AnalysisOut(selectors.analysis_payload(job)).data, status=status.HTTP_202_ACCEPTED)
+        job, created = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
+        return Response(AnalysisOut(selectors.analysis_payload(job)).data,
+                        status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 
 
 class AnalysisDetailApi(Api):

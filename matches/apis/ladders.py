@@ -6,7 +6,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.errors import ServiceError
+from matches.models import LadderEvent
 from matches.selectors import challenges as challenge_selectors
 from matches.selectors import ladders as selectors
 from matches.services import ladders
@@ -18,11 +18,16 @@ from .schema import errors, page_of, paginated, valid
 
 class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    game = serializers.CharField(max_length=40)
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
-    options = serializers.DictField(required=False, default=dict)
-    challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50)
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=3, min_value=1, max_value=60)
+    game = serializers.CharField(max_length=40, help_text="a game two can play")
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
+    options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
+    challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50,
+                                               help_text="how many ranks above themselves a player may challenge")
+    days_per_move = serializers.IntegerField(required=False, default=3, min_value=1, max_value=60,
+                                             help_text="the clock of ladder matches: days per move (rated games need one)")
+    answer_days = serializers.IntegerField(required=False, default=7, min_value=1, max_value=60,
+                                           help_text="days a challenged player has to accept; then they forfeit")
 
 
 class LadderChallengeIn(serializers.Serializer):
@@ -34,16 +39,19 @@ class StandingOut(serializers.Serializer):
     player = serializers.CharField()
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
+    forfeits = serializers.IntegerField(help_text="challenges lost without playing")
 
 
 class LadderOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField()
     challenge_reach = serializers.IntegerField(help_text="how many ranks above you may challenge")
     days_per_move = serializers.IntegerField(allow_null=True)
+    answer_days = serializers.IntegerField(help_text="days a challenged player has to accept")
+    created_by = serializers.CharField(allow_null=True)
     players = serializers.IntegerField()
 
 
@@ -56,20 +64,33 @@ class LadderEntryOut(serializers.Serializer):
     rank = serializers.IntegerField()
 
 
+class LadderEventOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=LadderEvent.Kind.values, help_text=(
+        "joined; climbed (the challenger won and took the defender's rank); defended; forfeited "
+        "(a side never answered or never moved: a forfeiting defender loses their rank as if beaten)"))
+    at = serializers.DateTimeField()
+    challenger = serializers.CharField(help_text="the player who joined, or who challenged")
+    challenger_rank = serializers.IntegerField(help_text="their rank after the event")
+    defender = serializers.CharField(allow_null=True)
+    defender_rank = serializers.IntegerField(allow_null=True, help_text="their rank after the event")
+    forfeited_by = serializers.CharField(allow_null=True)
+    challenge = serializers.IntegerField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+
+
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
         return paginated(request, self, selectors.ladders_query(), selectors.ladder_payload, LadderOut)
 
-    @extend_schema(request=LadderIn, summary="Create a ladder (staff)", responses={
-        201: LadderDetailOut, **errors("staff_only", "unknown_game", "invalid_options", "not_two_player",
+    @extend_schema(request=LadderIn, summary="Open a ladder", responses={
+        201: LadderDetailOut, **errors("unknown_game", "invalid_options", "not_two_player",
                                        "ladder_exists", body=True, auth=True)})
     def post(self, request: Request) -> Response:
-        if not request.user.is_staff:
-            raise ServiceError("staff_only", "only staff create ladders")
-        ladder = ladders.ladder_create(**valid(LadderIn, request))
+        ladder = ladders.ladder_create(**valid(LadderIn, request), created_by=request.user)
         payload = selectors.ladder_payload(selectors.get_ladder(ladder.pk), standings=True)
         return Response(LadderDetailOut(payload).data, status=status.HTTP_201_CREATED)
 
@@ -80,6 +101,16 @@ class LadderDetailApi(Api):
     @extend_schema(responses={200: LadderDetailOut, **errors("ladder_not_found")}, summary="A ladder with its standings")
     def get(self, request: Request, pk: int) -> Response:
         return Response(LadderDetailOut(selectors.ladder_payload(selectors.get_ladder(pk), standings=True)).data)
+
+
+class LadderHistoryApi(Api):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter")},
+                   summary="How the standings changed, newest first")
+    @query_params(PageQueryIn)
+    def get(self, request: Request, pk: int) -> Response:
+        return paginated(request, self, selectors.ladder_history(pk), selectors.ladder_event_payload, LadderEventOut)
 
 
 class LadderJoinApi(Api):
@@ -94,10 +125,11 @@ class LadderJoinApi(Api):
 
 class LadderChallengeApi(Api):
     permission_classes = [permissions.IsAuthenticated]
+    throttle_scopes = {"POST": "challenge"}
 
     @extend_schema(request=LadderChallengeIn, summary="Challenge a player above you", responses={
         201: ChallengeOut, **errors("ladder_not_found", "not_on_ladder", "unknown_player", "out_of_reach",
-                                    "ladder_game_pending", body=True, auth=True)})
+                                    "ladder_game_pending", "too_many_challenges", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(LadderChallengeIn, request)
         challenge = ladders.ladder_challenge(ladder_id=pk, user=request.user, opponent=data["opponent"])

@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -13,8 +14,9 @@ from matches.models import Match
 from matches.selectors import matches as selectors
 from matches.services import offers, play, results
 
+from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, match_version, viewer_key, weak_etag
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import TimeControlSchema, errors, page_of, paginated, valid
 
 
 class MoveIn(serializers.Serializer):
@@ -24,7 +26,8 @@ class MoveIn(serializers.Serializer):
 
 
 class OfferIn(serializers.Serializer):
-    action = serializers.ChoiceField(choices=offers.OFFER_ACTIONS, required=False, default="offer")
+    action = serializers.ChoiceField(choices=offers.OFFER_ACTIONS, required=False, default="offer", help_text=(
+        "offer (accepts a pending offer of another seat), accept, decline, or withdraw your own offer"))
 
 
 class SeatOut(serializers.Serializer):
@@ -38,27 +41,57 @@ class ResultOut(serializers.Serializer):
     termination = serializers.ChoiceField(choices=[t.value for t in games.Termination])
 
 
+class ClockOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    remaining = serializers.IntegerField(allow_null=True, help_text=(
+        "seconds left on this seat's clock when the response was made (null for an engine seat)"))
+    running = serializers.BooleanField(help_text="the clock is counting down (this seat is to move)")
+
+
+class LastMoveOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.CharField(help_text="notation (a secret part shown in its public form)")
+    created_at = serializers.DateTimeField()
+
+
+class PendingOfferOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["draw", "takeback"])
+    seat = serializers.IntegerField(help_text="the seat that offered (or agreed)")
+    ply = serializers.IntegerField(allow_null=True, help_text="the ply the match was at when it offered")
+
+
 class MatchSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
+    variant = serializers.CharField(help_text='the closest named variant ("standard" for the defaults)')
     options = serializers.DictField(help_text="the match's options (secret ones left out)")
     status = serializers.ChoiceField(choices=Match.Status.values)
     seats = SeatOut(many=True)
+    viewer_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if they play")
     ply = serializers.IntegerField(help_text="moves played so far")
     to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move; null once over")
     rated = serializers.BooleanField()
-    deadline = serializers.DateTimeField(allow_null=True, help_text="when the seat to move loses on time")
+    time_control = TimeControlSchema(allow_null=True, help_text="the clock; null: none")
+    deadline = serializers.DateTimeField(allow_null=True, help_text=(
+        "when the seat to move loses on time; null without a clock, on an engine's turn or while its "
+        "player is on vacation"))
+    clocks = ClockOut(many=True, allow_null=True, help_text="per seat; null for a match without a clock")
+    last_move = LastMoveOut(allow_null=True, help_text="the latest move; null before the first")
+    offers = PendingOfferOut(many=True, help_text="pending draw and takeback offers (the next move lets them lapse)")
     result = ResultOut(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
 
 class MatchDetailOut(MatchSummaryOut):
-    viewer_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if they play")
     state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
     legal_moves = serializers.ListField(child=serializers.CharField(),
                                         help_text="the caller's legal moves, on their turn")
+    legal_moves_complete = serializers.BooleanField(help_text=(
+        "true: legal_moves lists every legal move; false (New Eleusis): it lists single plays and move "
+        "kinds, and longer plays are written by the grammar"))
+    grammar = serializers.CharField(help_text="where the move grammar is: the game's catalogue entry, member `notation`")
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -81,26 +114,41 @@ class PlayedOut(serializers.Serializer):
 
 
 MOVE_ERRORS = ("match_not_found", "not_seated", "match_finished", "stale_ply", "not_your_turn",
-               "invalid_move", "illegal_move", "game_over")
-OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent")
+               "invalid_move", "illegal_move", "game_over", "time_out")
+OFFER_ERRORS = ("match_not_found", "not_seated", "match_finished", "invalid_action", "no_offer", "no_opponent",
+                "already_offered",
+                "time_out")
 
 
 class MatchListQueryIn(PageQueryIn):
     status = serializers.ChoiceField(choices=Match.Status.values, required=False)
     player = serializers.CharField(required=False, max_length=150, help_text='a username or "ai:<level>"')
     game = serializers.CharField(required=False, max_length=50, help_text="a game slug")
+    my_turn = serializers.BooleanField(required=False, default=False, help_text=(
+        "true: your inbox, the active matches where you are to move, soonest deadline first (sign in)"))
+    active = serializers.BooleanField(required=False, default=False, help_text=(
+        "true: every active match you play in, soonest deadline first (sign in)"))
 
 
 class MatchListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(MatchSummaryOut), **errors("invalid_filter")},
-                   summary="Matches, newest first, filterable", operation_id="matches_list")
+    @extend_schema(responses={200: page_of(MatchSummaryOut), **ETAG_RESPONSES,
+                              **errors("invalid_filter", "page_not_found", auth=True)},
+                   parameters=ETAG_PARAMETERS, summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
+                   operation_id="matches_list")
     @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query
-        qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"))
-        return paginated(request, self, qs, selectors.match_summary, MatchSummaryOut)
+        inbox = query["my_turn"] or query["active"]
+        if inbox and not request.user.is_authenticated:
+            raise NotAuthenticated("my_turn and active list your own matches: sign in")
+        qs = selectors.matches_query(status=query.get("status"), player=query.get("player"), game=query.get("game"),
+                                     viewer=request.user if inbox else None,
+                                     my_turn=query["my_turn"], active=query["active"])
+        return paginated(request, self, qs, lambda m: selectors.match_summary(m, request.user), MatchSummaryOut,
+                         etag=lambda page, count: weak_etag("matches", request.get_full_path(), viewer_key(request),
+                                                            count, [match_version(m) for m in page]))
 
 
 class MatchDetailQueryIn(serializers.Serializer):
@@ -112,19 +160,22 @@ class MatchDetailQueryIn(serializers.Serializer):
 class MatchDetailApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: MatchDetailOut, **errors("match_not_found", "invalid_filter")},
-                   summary="A match as the caller may see it")
+    @extend_schema(responses={200: MatchDetailOut, **ETAG_RESPONSES, **errors("match_not_found", "invalid_filter")},
+                   parameters=ETAG_PARAMETERS, summary="A match as the caller may see it")
     @query_params(MatchDetailQueryIn)
     def get(self, request: Request, pk: int) -> Response:
         legal = request.query["legal"] == "all"
-        payload = selectors.match_detail(selectors.get_match(pk), request.user, legal=legal)
-        return Response(MatchDetailOut(payload).data)
+        match = selectors.get_match(pk)
+        etag = weak_etag("match", match_version(match), viewer_key(request), legal)
+        return conditional(request, etag, lambda: Response(
+            MatchDetailOut(selectors.match_detail(match, request.user, legal=legal)).data))
 
 
 class MatchLegalMovesApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LegalMoveOut), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LegalMoveOut),
+                              **errors("match_not_found", "invalid_filter", "page_not_found")},
                    summary="The caller's legal moves, a page at a time (empty unless it is their turn)")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
@@ -134,6 +185,8 @@ class MatchLegalMovesApi(Api):
 
 
 class MatchMovesApi(Api):
+    throttle_scopes = {"POST": "moves"}
+
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
@@ -166,10 +219,11 @@ def _match_action(service, summary: str, body=None, codes=()):
     return _Api
 
 
-MatchResignApi = _match_action(results.match_resign, "Resign")
+MatchResignApi = _match_action(results.match_resign, "Resign", codes=("time_out",))
 MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved", codes=("too_late_to_abort",))
-MatchDrawApi = _match_action(offers.match_draw, "Offer, accept or decline a draw", OfferIn, OFFER_ERRORS)
-MatchTakebackApi = _match_action(offers.match_takeback, "Offer, accept or decline taking back your last move",
+MatchDrawApi = _match_action(offers.match_draw, "Offer, accept, decline or withdraw a draw", OfferIn, OFFER_ERRORS)
+MatchTakebackApi = _match_action(offers.match_takeback,
+                                 "Offer, accept, decline or withdraw taking back your last move",
                                  OfferIn, OFFER_ERRORS + ("takeback_unavailable", "nothing_to_take_back"))
 
 
@@ -190,8 +244,9 @@ class BoardQueryIn(serializers.Serializer):
 class MatchBoardApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG, or text "
-                              "with ?as=text"), **errors("match_not_found", "invalid_filter")},
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="SVG (default)"),
+                              (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="text, with ?as=text"),
+                              **errors("match_not_found", "invalid_filter")},
                    summary="A picture of the position as the caller may see it")
     @query_params(BoardQueryIn)
     def get(self, request: Request, pk: int) -> HttpResponse:

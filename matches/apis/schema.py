@@ -3,15 +3,19 @@ documents (their codes come from `matches.errors.CODES`)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Callable
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.errors import CODES
+from matches.errors import CODES, ServiceError
+
+from .caching import conditional
 
 # Every endpoint may answer these.
 COMMON_CODES = ("throttled",)
@@ -37,10 +41,52 @@ def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
         for status, found in by_status.items()}
 
 
+class TimeControlSchema(serializers.Serializer):
+    """A clock: per move (`days`) or Fischer (`initial_days`, `increment_days`, `max_days`)."""
+
+    kind = serializers.ChoiceField(choices=["per_move", "fischer"])
+    days = serializers.IntegerField(required=False, help_text="per_move: days for every turn (1-60)")
+    initial_days = serializers.IntegerField(required=False, help_text="fischer: the bank at the start (1-60)")
+    increment_days = serializers.IntegerField(required=False, help_text="fischer: added after each move (0-30)")
+    max_days = serializers.IntegerField(required=False, help_text="fischer: the most a bank holds (up to 120)")
+
+    def to_representation(self, instance):
+        return {k: v for k, v in super().to_representation(instance).items() if v is not None}
+
+
 def valid(serializer_cls, request: Request) -> dict:
     serializer = serializer_cls(data=request.data)
+    if isinstance(request.data, dict):
+        _check_json_types(serializer.fields, request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+# JSON bodies carry their own types: DRF would read "5" as 5 and "yes" as true; a body must not.
+_JSON_TYPES = ((serializers.BooleanField, bool, "a boolean"), (serializers.IntegerField, int, "an integer"),
+               (serializers.CharField, str, "a string"), (serializers.ChoiceField, str, "a string"),
+               (serializers.ListField, list, "a list"), (serializers.DictField, dict, "an object"))
+
+
+def _type_problem(field: serializers.Field, value) -> str | None:
+    if value is None:
+        return None                       # allow_null decides
+    for field_cls, json_type, name in _JSON_TYPES:
+        if isinstance(field, field_cls):
+            if not isinstance(value, json_type) or (json_type is int and isinstance(value, bool)):
+                return f"must be {name}, not {type(value).__name__}"
+            if json_type is list and isinstance(field.child, serializers.CharField) \
+                    and not all(v is None or isinstance(v, str) for v in value):
+                return "every entry must be a string or null"
+            return None
+    return None
+
+
+def _check_json_types(fields: dict, data: dict) -> None:
+    problems = {name: [problem] for name, field in fields.items() if name in data
+                for problem in [_type_problem(field, data[name])] if problem}
+    if problems:
+        raise serializers.ValidationError(problems)
 
 
 _PAGE_SERIALIZERS: dict[type, type] = {}
@@ -59,7 +105,20 @@ def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.S
     return _PAGE_SERIALIZERS[item_serializer]
 
 
-def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer]) -> Response:
+def paginated(request: Request, view: APIView, items, render, out: type[serializers.Serializer],
+              etag: Callable[[list, int], str] | None = None) -> Response:
+    """A page of `items`; with `etag` (the page's items and the total count → a tag), a 304 when
+    the client holds that tag."""
     paginator = PageNumberPagination()
-    page = paginator.paginate_queryset(items, request, view=view)
-    return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
+    try:
+        page = paginator.paginate_queryset(items, request, view=view)
+    except NotFound:
+        raise ServiceError("page_not_found", "the page number is past the last page",
+                           detail={"parameter": "page"}) from None
+
+    def respond() -> Response:
+        return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
+
+    if etag is None:
+        return respond()
+    return conditional(request, etag(page, paginator.page.paginator.count), respond)

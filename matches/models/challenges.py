@@ -16,12 +16,13 @@ class Challenge(models.Model):
         STARTED = "started"     # every seat accepted: `match` is set
         DECLINED = "declined"
         CANCELLED = "cancelled"
+        EXPIRED = "expired"     # nobody took it in time (PEARLSITE_CHALLENGE_DAYS)
 
     game = models.CharField(max_length=40)
     variant = models.CharField(max_length=40, blank=True, default="")
     options = models.JSONField(default=dict)
     rated = models.BooleanField(default=False)
-    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_control = models.JSONField(null=True, blank=True, help_text="as Match.time_control")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                    related_name="challenges_created")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
@@ -29,12 +30,15 @@ class Challenge(models.Model):
                                  related_name="challenge")
     ladder = models.ForeignKey("Ladder", null=True, blank=True, on_delete=models.CASCADE,
                                related_name="challenges")
+    rematch_of = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="an open challenge expires then")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["status", "game"])]
+        indexes = [models.Index(fields=["status", "game"]), models.Index(fields=["status", "expires_at"])]
 
     def __str__(self) -> str:
         return f"challenge {self.pk} ({self.game}, {self.status})"
@@ -47,6 +51,8 @@ class ChallengeSeat(Seat):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.CASCADE, related_name="challenge_seats")
     accepted = models.BooleanField(default=False)
+    # Created open: whoever takes it may leave it again (open again), but cannot end the challenge.
+    open_seat = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seat"]

@@ -28,8 +28,18 @@ class Match(models.Model):
     state = models.JSONField()
     result = models.JSONField(null=True, blank=True)
     rated = models.BooleanField(default=False)
-    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    # {"kind": "per_move", "days": d} or {"kind": "fischer", "initial_days", "increment_days",
+    # "max_days"} (matches.selectors.clocks); null: no clock.
+    time_control = models.JSONField(null=True, blank=True)
+    # When the running clock of the seat to move started; null when no clock runs (an engine's
+    # turn, the player on vacation, no time control, the match over).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # turn_started_at + the mover's clock: when the seat to move loses on time.
     deadline = models.DateTimeField(null=True, blank=True)
+    time_warned = models.BooleanField(default=False, help_text="the time warning of this turn was sent")
+    # The latest move as lists show it, {ply, seat, move (public form), created_at}: kept here so
+    # an inbox never reads the record or the position.
+    last_move = models.JSONField(null=True, blank=True)
     ladder = models.ForeignKey("Ladder", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="matches")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -56,6 +66,9 @@ class MatchSeat(Seat):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.PROTECT, related_name="match_seats")
     offer = models.CharField(max_length=10, blank=True, default="")   # "draw" / "takeback"
+    offer_ply = models.PositiveIntegerField(null=True, blank=True, help_text="the ply the offer was made at")
+    # Time left on this seat's clock (for the seat to move: as of match.turn_started_at).
+    clock = models.DurationField(null=True, blank=True)
 
     class Meta:
         ordering = ["seat"]

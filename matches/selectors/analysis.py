@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ai_workers.engines import analysis as judging
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis
 
 # Per-ply fields added after the first analyses were stored: older rows read them as null.
@@ -30,9 +30,8 @@ def _summary(game: str, players: int, rows: list[dict]) -> dict:
 def analysis_for(analysis_id: int, user) -> Analysis:
     """The analysis, if `user` may read it: one of a hidden-information game shows its
     requester's own cards, so only they may."""
-    analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()
-    if analysis is None:
-        raise ServiceError("analysis_not_found", f"no analysis {analysis_id}")
+    analysis = first_or_error(Analysis.objects.select_related("match").filter(pk=analysis_id),
+                              "analysis_not_found", f"no analysis {analysis_id}")
     if analysis.seat is not None and analysis.requested_by_id != getattr(user, "pk", None):
         raise ServiceError("not_yours", "this analysis shows one player's own cards; only they may read it")
     return analysis

@@ -7,8 +7,13 @@ from django.conf import settings
 
 import games
 from ai_workers.engines import get_engine
-from ai_workers.engines.jobs import ANALYSIS, REPLY, EngineJob
-from matches.models import Analysis, Match, MatchSeat
+from ai_workers.engines import jobs as work
+from matches.models import Analysis, EngineJob, Match, MatchSeat
+
+
+def engine_to_move(match: Match, seats: Sequence[MatchSeat]) -> bool:
+    return (match.status == Match.Status.ACTIVE and match.to_move is not None
+            and bool(seats[match.to_move].ai_level))
 
 
 def _rng_seed(match: Match) -> int:
@@ -16,25 +21,45 @@ def _rng_seed(match: Match) -> int:
     return games.seeded_rng(match.seed, "engine-job").getrandbits(62)
 
 
-def _budget(game: str, level: str) -> float:
+def reply_budget(game: str, level: str) -> float:
+    """The level's thinking time in seconds (0 for levels limited by nodes only)."""
     limit = get_engine(game, level).default_limit.scaled(settings.AI_TIME_SCALE)
     return limit.seconds if limit.seconds is not None else 0.0
 
 
-def reply_job(match: Match, seats: Sequence[MatchSeat]) -> EngineJob:
+def analysis_budget(analysis: Analysis) -> float:
+    return settings.ANALYSIS_SECONDS_PER_PLY * analysis.upto_ply
+
+
+def reply_job(match: Match, seats: Sequence[MatchSeat], job_id: int | None = None) -> work.EngineJob:
     level = seats[match.to_move].ai_level
-    return EngineJob(kind=REPLY, game=match.game, options=match.options, players=match.players,
-                     level=level, ply=match.ply, seconds=_budget(match.game, level),
-                     rng_seed=_rng_seed(match), match_id=match.pk, state=match.state,
-                     seat=match.to_move)
+    return work.EngineJob(kind=work.REPLY, game=match.game, options=match.options, players=match.players,
+                          level=level, ply=match.ply, seconds=reply_budget(match.game, level),
+                          rng_seed=_rng_seed(match), match_id=match.pk, job_id=job_id, state=match.state,
+                          seat=match.to_move)
 
 
-def analysis_job(analysis: Analysis) -> EngineJob:
+def analysis_job(analysis: Analysis, job_id: int | None = None) -> work.EngineJob:
     match = analysis.match
     moves = tuple(match.moves.filter(ply__lte=analysis.upto_ply).order_by("ply")
                   .values_list("notation", flat=True))
-    return EngineJob(kind=ANALYSIS, game=match.game, options=match.options, players=match.players,
-                     level=analysis.level, ply=analysis.upto_ply,
-                     seconds=settings.ANALYSIS_SECONDS_PER_PLY, rng_seed=_rng_seed(match),
-                     match_id=match.pk, job_id=analysis.pk, moves=moves, seed=match.seed,
-                     seat=analysis.seat)
+    return work.EngineJob(kind=work.ANALYSIS, game=match.game, options=match.options, players=match.players,
+                          level=analysis.level, ply=analysis.upto_ply,
+                          seconds=settings.ANALYSIS_SECONDS_PER_PLY, rng_seed=_rng_seed(match),
+                          match_id=match.pk, job_id=job_id, moves=moves, seed=match.seed,
+                          seat=analysis.seat)
+
+
+def job_payload(job: EngineJob) -> dict | None:
+    """What a worker receives for an outbox row, built from the rows as they are now; None once the
+    work is moot (the match has moved on or ended, the analysis is gone)."""
+    if job.kind == EngineJob.Kind.REPLY:
+        match = Match.objects.filter(pk=job.match_id).first()
+        if match is None:
+            return None
+        seats = list(match.seats.order_by("seat"))
+        if match.ply != job.ply or not engine_to_move(match, seats):
+            return None
+        return reply_job(match, seats, job_id=job.pk).to_dict()
+    analysis = Analysis.objects.select_related("match").filter(pk=job.analysis_id).first()
+    return analysis_job(analysis, job_id=job.pk).to_dict() if analysis is not None else None

@@ -4,13 +4,16 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
+from django.urls import reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
 from games.record import format_record
-from matches.errors import ServiceError
+from matches.errors import first_or_error
 from matches.models import Match, MatchSeat
+
+from .clocks import clocks_payload
 
 
 def match_state(match: Match) -> games.State:
@@ -19,10 +22,8 @@ def match_state(match: Match) -> games.State:
 
 
 def get_match(match_id: int) -> Match:
-    match = Match.objects.prefetch_related("seats__user").filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
-    return match
+    return first_or_error(Match.objects.prefetch_related("seats__user").filter(pk=match_id),
+                          "match_not_found", f"no match {match_id}")
 
 
 def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:
@@ -41,15 +42,23 @@ def seats_payload(seats: Sequence[MatchSeat]) -> list[dict]:
     return [{"seat": s.seat, "player": s.player_name} for s in seats]
 
 
-def match_summary(match: Match, seats: Sequence[MatchSeat] | None = None) -> dict:
-    """The list form: no position at all (cheap, and nothing hidden to leak)."""
+def offers_payload(seats: Sequence[MatchSeat]) -> list[dict]:
+    """The pending offers: kind, the seat that made it and the ply it was made at."""
+    return [{"kind": s.offer, "seat": s.seat, "ply": s.offer_ply} for s in seats if s.offer]
+
+
+def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = None) -> dict:
+    """The list form: no position at all (cheap, and nothing hidden to leak), with what an inbox
+    needs: the caller's seat, who is to move, the deadline, the clocks and the latest move."""
     rules = games.get_game(match.game)
     seats = list(match.seats.all()) if seats is None else seats
     return {
-        "id": match.pk, "game": match.game, "variant": match.variant or None,
+        "id": match.pk, "game": match.game, "variant": rules.public_variant(match.options),
         "options": rules.public_options(match.options), "status": match.status,
-        "seats": seats_payload(seats), "ply": match.ply, "to_move": match.to_move,
-        "rated": match.rated, "deadline": match.deadline, "result": match.result,
+        "seats": seats_payload(seats), "viewer_seat": viewer_seat(match, user, seats),
+        "ply": match.ply, "to_move": match.to_move, "rated": match.rated,
+        "time_control": match.time_control, "deadline": match.deadline, "clocks": clocks_payload(match, seats),
+        "last_move": match.last_move, "offers": offers_payload(seats), "result": match.result,
         "created_at": match.created_at, "updated_at": match.updated_at,
     }
 
@@ -61,10 +70,12 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     seats = list(match.seats.all()) if seats is None else seats
     seat = viewer_seat(match, user, seats)
     state = match_state(match) if state is None else state
-    payload = match_summary(match, seats)
-    payload["viewer_seat"] = seat
+    payload = match_summary(match, user, seats)
     payload["state"] = state.view(seat)
     payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
+    grammar = games.get_game(match.game).grammar
+    payload["legal_moves_complete"] = grammar.legal_moves_complete
+    payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
     return payload
 
@@ -91,13 +102,15 @@ def match_export(match: Match) -> str:
     tags: dict[str, object] = {
         "Event": "Pearlsite match", "Site": f"match {match.pk}",
         "Date": match.created_at.strftime("%Y.%m.%d"), "Game": match.game,
-        "Variant": match.variant or "-", "Options": _json(rules.public_options(match.options)),
+        "Variant": rules.public_variant(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
     for s in match.seats.all():
         tags[f"Seat{s.seat}"] = s.player_name
-    if not rules.has_hidden_information:
-        tags["Seed"] = match.seed      # the seed would reveal a deal: hidden games never show it
+    if not rules.has_hidden_information and match.status != Match.Status.ACTIVE:
+        # Seeded randomness (an ai:random seat, a deal) is predictable from the seed: it is shown
+        # once the match is over, and never for hidden-information games.
+        tags["Seed"] = match.seed
     tags["Status"] = match.status
     if match.result:
         tags["Result"] = "-".join(f"{s:g}" for s in match.result["scores"])
@@ -109,9 +122,16 @@ def _json(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def matches_query(*, status: str | None = None, player: str | None = None,
-                  game: str | None = None) -> QuerySet[Match]:
-    qs = Match.objects.prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.select_related("user")))
+def matches_query(*, status: str | None = None, player: str | None = None, game: str | None = None,
+                  viewer=None, my_turn: bool = False, active: bool = False) -> QuerySet[Match]:
+    """Matches, newest first; with `my_turn` (the viewer is to move) or `active` (the viewer plays,
+    the match goes on) an inbox for `viewer`, soonest deadline first."""
+    qs = Match.objects.defer("state").prefetch_related(
+        Prefetch("seats", queryset=MatchSeat.objects.select_related("user")))
+    if my_turn or active:
+        qs = qs.filter(status=Match.Status.ACTIVE)
+        qs = (qs.filter(seats__user=viewer, seats__seat=F("to_move")) if my_turn
+              else qs.filter(seats__user=viewer))
     if status:
         qs = qs.filter(status=status)
     if game:
@@ -121,4 +141,6 @@ def matches_query(*, status: str | None = None, player: str | None = None,
             qs = qs.filter(seats__ai_level=player[3:])
         else:
             qs = qs.filter(seats__user__username=player)
+    if my_turn or active:
+        return qs.distinct().order_by(F("deadline").asc(nulls_last=True), "-id")
     return qs.distinct().order_by("-id")

@@ -1,41 +1,115 @@
-"""Accounts: registration and API tokens."""
+"""Accounts: registration, and API tokens (made, used, listed and revoked).
+
+A token's key is `secrets.token_hex(20)`; only its SHA-256 digest is stored, so a copy of the
+database holds no working key. Usernames are unique regardless of case (a database index on
+lower(username) backs the check) and the engine and system names are reserved."""
 from __future__ import annotations
 
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
 
 from matches.errors import ServiceError
+from matches.models import ApiToken
+from matches.models.tokens import TOKEN_PREFIX_LENGTH
 
 User = get_user_model()
 AI_PREFIX = "ai:"
+RESERVED_USERNAMES = frozenset({
+    "admin", "administrator", "ai", "anonymous", "api", "engine", "me", "moderator", "none", "null",
+    "pearlsite", "root", "staff", "superuser", "support", "system",
+})
+# A login makes a token; beyond this many, the least recently used are removed.
+MAX_TOKENS_PER_USER = 100
+# last_used_at is written at most this often per token (it only feeds the idle expiry).
+LAST_USED_RESOLUTION = timedelta(minutes=5)
+
+
+def token_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _check_username(username: str) -> None:
+    if username.lower().startswith(AI_PREFIX) or ":" in username:
+        raise ServiceError("invalid_username", "usernames may not contain ':'", detail={"username": username})
+    if username.lower() in RESERVED_USERNAMES:
+        raise ServiceError("invalid_username", f"the username {username!r} is reserved", detail={"username": username})
+    if User.objects.filter(username__iexact=username).exists():
+        raise ServiceError("username_taken", f"the username {username!r} is taken")
 
 
 def account_register(*, username: str, password: str) -> tuple["User", str]:
-    if username.startswith(AI_PREFIX) or ":" in username:
-        raise ServiceError("invalid_username", "usernames may not contain ':'")
-    candidate = User(username=username)
+    _check_username(username)
     try:
-        validate_password(password, user=candidate)
+        validate_password(password, user=User(username=username))
     except DjangoValidationError as exc:
-        raise ServiceError("weak_password", "the password is too weak",
+        raise ServiceError("weak_password", "the password is too weak: " + " ".join(exc.messages),
                            detail={"password": exc.messages}) from exc
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
-            token = Token.objects.create(user=user)
-    except IntegrityError:
+            key = token_create(user=user)[1]
+    except IntegrityError:        # the same name, in some case, registered meanwhile
         raise ServiceError("username_taken", f"the username {username!r} is taken") from None
-    return user, token.key
+    return user, key
 
 
 @transaction.atomic
-def token_for_credentials(*, username: str, password: str, request=None) -> str:
-    """The account's API token (created on first use), for the right username and password."""
-    user = authenticate(request, username=username, password=password)
+def token_create(*, user, expires_in_days: int | None = None) -> tuple[ApiToken, str]:
+    """A new token for `user`; the key is returned here and never again."""
+    key = secrets.token_hex(20)
+    expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
+    token = ApiToken.objects.create(user=user, prefix=key[:TOKEN_PREFIX_LENGTH], digest=token_digest(key),
+                                    expires_at=expires_at)
+    surplus = ApiToken.objects.filter(user=user).order_by("-last_used_at", "-created_at", "-id") \
+        .values_list("pk", flat=True)[MAX_TOKENS_PER_USER:]
+    ApiToken.objects.filter(pk__in=list(surplus)).delete()
+    return token, key
+
+
+def token_for_credentials(*, username: str, password: str, expires_in_days: int | None = None,
+                          request=None) -> tuple[ApiToken, str]:
+    """A new token, for the right username (in any case) and password."""
+    stored = User.objects.filter(username__iexact=username).values_list("username", flat=True).first()
+    user = authenticate(request, username=stored or username, password=password)
     if user is None:
         raise ServiceError("invalid_credentials", "wrong username or password")
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return token_create(user=user, expires_in_days=expires_in_days)
+
+
+def token_authenticate(key: str) -> ApiToken | None:
+    """The live token with this key (its user loaded), or None: unknown, expired or idle too long."""
+    token = ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    idle_since = token.last_used_at or token.created_at
+    if (token.expires_at and token.expires_at <= now) or idle_since <= now - timedelta(days=settings.TOKEN_IDLE_DAYS):
+        token.delete()
+        return None
+    if token.last_used_at is None or token.last_used_at <= now - LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
+
+
+def token_revoke(*, user, token_id: int) -> None:
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise ServiceError("token_not_found", f"you have no token {token_id}")
+
+
+def token_logout(*, user, current: ApiToken | None, everywhere: bool = False) -> int:
+    """Revoke the token the request came with, or every token of `user`; how many were revoked."""
+    if everywhere:
+        return ApiToken.objects.filter(user=user).delete()[0]
+    if not isinstance(current, ApiToken):
+        raise ServiceError("no_token", "this request did not use a token; use ?all=true to revoke every token")
+    return ApiToken.objects.filter(user=user, pk=current.pk).delete()[0]

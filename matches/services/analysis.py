@@ -2,18 +2,20 @@
 results the workers hand back."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis, Match
 
 from . import dispatch
 from .events import notify
 
 ANALYSIS_LEVELS = tuple(level for level in LEVELS if level != "random")
+PENDING = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
 
 
 def _check_level(level: str) -> None:
@@ -22,25 +24,41 @@ def _check_level(level: str) -> None:
 
 
 @transaction.atomic
-def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+def analysis_request(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
+    """The analysis of the match at this level: the existing one if it is queued, running or done
+    (False), else a new one (True). Finished matches only, unless staff ask; hidden-information
+    games only by a player, of their own turns, once the match is over."""
+    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
+                           "match_not_found", f"no match {match_id}")   # one request at a time
     _check_level(level)
-    if match.status == Match.Status.ACTIVE:
+    hidden = games.get_game(match.game).has_hidden_information
+    if match.status == Match.Status.ACTIVE and (hidden or not user.is_staff):
         raise ServiceError("match_in_progress", "analysis is available once the match is over (no engine help mid-game)")
     seat = None
-    if games.get_game(match.game).has_hidden_information:
+    if hidden:
         # An engine line shows what its seat held: analyse only the requester's own turns, from
         # their own view, and show the result to nobody else.
         seat = next((s.seat for s in match.seats.all() if s.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("hidden_information", "in a game with hidden information only a player can ask "
                                "for analysis, and only of their own turns")
+    existing = (Analysis.objects.filter(match=match, level=level, upto_ply=match.ply, seat=seat)
+                .exclude(status=Analysis.Status.FAILED).order_by("id").first())
+    if existing is not None:
+        return existing, False
+    _check_quota(user)
     analysis = Analysis.objects.create(match=match, requested_by=user, level=level,
                                        upto_ply=match.ply, seat=seat)
     dispatch.schedule_analyses([analysis], dispatch.USER_ANALYSIS_QUEUE)
-    return analysis
+    return analysis, True
+
+
+def _check_quota(user) -> None:
+    limit = settings.MAX_PENDING_ANALYSES
+    pending = Analysis.objects.filter(requested_by=user, status__in=PENDING).count()
+    if limit and pending >= limit:
+        raise ServiceError("too_many_analyses", f"you have {pending} analyses waiting or running; "
+                           f"the limit is {limit}", detail={"limit": limit, "pending": pending})
 
 
 @transaction.atomic

@@ -1,36 +1,42 @@
-"""Ranked ladders: join at the bottom, challenge a player up to `challenge_reach` ranks above,
-and take their rank by beating them (`standings` moves the ranks when the match ends)."""
+"""Ranked ladders: anyone may open one; players join at the bottom, challenge a player up to
+`challenge_reach` ranks above, and take their rank by beating them (`standings` moves the ranks
+when the match ends). One active challenge per pair and per challenger; a challenge left
+unanswered for `answer_days` is declined by the server and counts as the defender's forfeit."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
+from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
-from matches.models import Challenge, Ladder, LadderEntry, Match
+from matches.errors import ServiceError, first_or_error
+from matches.models import Challenge, Ladder, LadderEntry, LadderEvent, Match
 
 from .challenges import challenge_create
+from .events import notify
+from .standings import ladder_forfeit
 
 
 def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
     qs = Ladder.objects.select_for_update() if lock else Ladder.objects
-    ladder = qs.filter(pk=ladder_id).first()
-    if ladder is None:
-        raise ServiceError("ladder_not_found", f"no ladder {ladder_id}")
-    return ladder
+    return first_or_error(qs.filter(pk=ladder_id), "ladder_not_found", f"no ladder {ladder_id}")
 
 
 @transaction.atomic
 def ladder_create(*, name: str, game: str, variant: str | None = None, options: dict | None = None,
-                  challenge_reach: int = 3, days_per_move: int | None = 3) -> Ladder:
+                  challenge_reach: int = 3, days_per_move: int = 3, answer_days: int = 7,
+                  created_by=None) -> Ladder:
     rules = games.get_game(game)
     if rules.min_players > 2 or rules.max_players < 2:
         raise ServiceError("not_two_player", f"ladders are for two-player games; {game} is for {rules.seats_text()}")
     normalized = rules.normalize_options(options, variant or None)
     if Ladder.objects.filter(name=name).exists():
         raise ServiceError("ladder_exists", f"a ladder named {name!r} exists")
-    return Ladder.objects.create(name=name, game=rules.slug, variant=variant or "", options=normalized,
-                                 challenge_reach=challenge_reach, days_per_move=days_per_move)
+    return Ladder.objects.create(name=name, game=rules.slug, variant=rules.public_variant(normalized),
+                                 options=normalized, challenge_reach=challenge_reach, days_per_move=days_per_move,
+                                 answer_days=answer_days, created_by=created_by)
 
 
 @transaction.atomic
@@ -39,26 +45,72 @@ def ladder_join(*, ladder_id: int, user) -> LadderEntry:
     if ladder.entries.filter(user=user).exists():
         raise ServiceError("already_joined", "you are already on this ladder")
     bottom = ladder.entries.aggregate(m=Max("rank"))["m"] or 0
-    return LadderEntry.objects.create(ladder=ladder, user=user, rank=bottom + 1)
+    entry = LadderEntry.objects.create(ladder=ladder, user=user, rank=bottom + 1)
+    LadderEvent.objects.create(ladder=ladder, kind=LadderEvent.Kind.JOINED, challenger=user,
+                               challenger_rank=entry.rank, created_at=timezone.now())
+    return entry
+
+
+def _active_challenges(ladder: Ladder):
+    """Ladder challenges still open or whose match is still being played."""
+    return Challenge.objects.filter(ladder=ladder).filter(
+        Q(status=Challenge.Status.OPEN) | Q(status=Challenge.Status.STARTED, match__status=Match.Status.ACTIVE))
 
 
 @transaction.atomic
 def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     ladder = _ladder(ladder_id)
-    mine = ladder.entries.filter(user=user).first()
-    theirs = ladder.entries.select_related("user").filter(user__username=opponent).first()
+    # Lock both rungs (in id order, so two challengers cannot deadlock): a second challenge of the
+    # same pair waits for the first to commit, then sees it and is refused; ranks cannot move meanwhile.
+    entries = list(ladder.entries.select_for_update().select_related("user")
+                   .filter(Q(user=user) | Q(user__username=opponent)).order_by("pk"))
+    mine = next((e for e in entries if e.user_id == user.pk), None)
+    theirs = next((e for e in entries if e.user.username == opponent), None)
     if mine is None:
         raise ServiceError("not_on_ladder", "join the ladder before challenging")
     if theirs is None:
         raise ServiceError("unknown_player", f"{opponent!r} is not on this ladder")
+    # Both entries locked, in a fixed order: a second challenge by either waits here, then sees this one.
+    locked = {e.pk: e for e in LadderEntry.objects.select_for_update().filter(pk__in=[mine.pk, theirs.pk])
+              .order_by("pk")}
+    mine, theirs = locked[mine.pk], locked[theirs.pk]
     if not 0 < mine.rank - theirs.rank <= ladder.challenge_reach:
         raise ServiceError("out_of_reach", f"you may challenge players 1 to {ladder.challenge_reach} ranks above "
                            f"you (you are #{mine.rank}, {opponent} is #{theirs.rank})")
-    busy = Match.objects.filter(ladder=ladder, status=Match.Status.ACTIVE, seats__user=user) \
-        .filter(seats__user=theirs.user).exists() or Challenge.objects.filter(
-        ladder=ladder, status=Challenge.Status.OPEN, created_by=user, seats__user=theirs.user).exists()
-    if busy:
-        raise ServiceError("ladder_game_pending", "you already have a ladder game or challenge with this player")
+    active = _active_challenges(ladder)
+    pair = active.filter(seats__user=user).filter(seats__user=theirs.user_id)
+    if pair.exists():
+        raise ServiceError("ladder_game_pending", "you already have a ladder challenge or game with this player")
+    if active.filter(created_by=user).exists():
+        raise ServiceError("ladder_game_pending", "you have a ladder challenge under way: one at a time")
     return challenge_create(creator=user, game=ladder.game, options=ladder.options,
-                            variant=ladder.variant or None, opponents=[opponent], rated=True,
+                            opponents=[opponent], rated=True,
                             days_per_move=ladder.days_per_move, ladder=ladder)
+
+
+@transaction.atomic
+def ladder_forfeit_unanswered(now=None) -> list[int]:
+    """Decline every ladder challenge left unanswered past its ladder's window; the defender
+    forfeits (the challenger takes their rank). Returns the challenge ids."""
+    now = now or timezone.now()
+    forfeited = []
+    for ladder in Ladder.objects.filter(challenges__status=Challenge.Status.OPEN).distinct():
+        cutoff = now - timedelta(days=ladder.answer_days)
+        for challenge in (Challenge.objects.select_for_update(skip_locked=True)
+                          .filter(ladder=ladder, status=Challenge.Status.OPEN, created_at__lt=cutoff)):
+            _forfeit(ladder, challenge)
+            forfeited.append(challenge.pk)
+    return forfeited
+
+
+def _forfeit(ladder: Ladder, challenge: Challenge) -> None:
+    challenge.status = Challenge.Status.DECLINED
+    challenge.save(update_fields=["status", "updated_at"])
+    defender_seat = challenge.seats.exclude(user_id=challenge.created_by_id).select_related("user").first()
+    entries = {e.user_id: e for e in LadderEntry.objects.select_for_update().filter(
+        ladder=ladder, user_id__in=[challenge.created_by_id, defender_seat.user_id]).order_by("pk")}
+    if len(entries) == 2:
+        challenger, defender = entries[challenge.created_by_id], entries[defender_seat.user_id]
+        ladder_forfeit(challenger, defender, defender, challenge_id=challenge.pk)
+    notify([challenge.created_by, defender_seat.user], "ladder_forfeit",
+           {"ladder": ladder.pk, "challenge": challenge.pk, "forfeited_by": defender_seat.user.username})

@@ -1,20 +1,22 @@
 """The match row as every write service takes it: locked, with its seats, checked."""
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Sequence
 
 from django.utils import timezone
 
-from matches.errors import ServiceError
-from matches.models import ChallengeSeat, Match, MatchSeat
+import games
+from matches.errors import ServiceError, first_or_error
+from matches.models import Match, MatchSeat, Move
+from matches.selectors.matches import public_move_text
+
+from .events import notify
 
 
 def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
     """The match row, locked until the transaction ends, and its seats (in seat order)."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise ServiceError("match_not_found", f"no match {match_id}")
+    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
+                           "match_not_found", f"no match {match_id}")
     return match, list(match.seats.select_related("user").order_by("seat"))
 
 
@@ -30,16 +32,42 @@ def require_active(match: Match) -> None:
         raise ServiceError("match_finished", f"the match is {match.status}")
 
 
-def set_deadline(match: Match, seats: Sequence[MatchSeat | ChallengeSeat]) -> None:
-    """The correspondence deadline of the seat to move (engines have none)."""
-    human_to_move = match.to_move is not None and not seats[match.to_move].ai_level
-    match.deadline = (timezone.now() + timedelta(days=match.days_per_move)
-                      if match.days_per_move and human_to_move else None)
+def require_in_time(match: Match) -> None:
+    """A player whose deadline has passed has lost on time, even before the sweep settles it."""
+    if match.deadline is not None and match.deadline <= timezone.now():
+        raise ServiceError("time_out", "the deadline of the seat to move has passed; the clock settles the match")
 
 
-def clear_offers(seats: Sequence[MatchSeat]) -> None:
+def clear_offers(seats: Sequence[MatchSeat]) -> list[tuple[int, str, int | None]]:
+    """Clear these seats' pending offers; returns what was pending: (seat, offer, ply) each."""
     pending = [s for s in seats if s.offer]
+    had = [(s.seat, s.offer, s.offer_ply) for s in pending]
     for s in pending:
-        s.offer = ""
+        s.offer, s.offer_ply = "", None
     if pending:
-        MatchSeat.objects.bulk_update(pending, ["offer"])
+        MatchSeat.objects.bulk_update(pending, ["offer", "offer_ply"])
+    return had
+
+
+def expire_offers(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """A move lets every pending offer lapse: each person at the table hears of it."""
+    for seat, offer, ply in clear_offers(seats):
+        notify([s.user for s in seats], "offer_expired", {"match": match.pk, "offer": offer, "seat": seat, "ply": ply})
+
+
+def remember_last_move(match: Match, record: Move | None, state: games.State) -> None:
+    """Keep the latest move on the match row, in the form everyone may see while `state` stands."""
+    if record is None:
+        match.last_move = None
+        return
+    shown = public_move_text(games.get_game(match.game), record.notation, state)
+    match.last_move = {"ply": record.ply, "seat": record.seat, "move": shown,
+                       "created_at": record.created_at.isoformat()}
+
+
+def announce_turn(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """A `your_turn` event for the person now to move (engines are sent work instead)."""
+    if match.status != Match.Status.ACTIVE or match.to_move is None:
+        return
+    deadline = match.deadline.isoformat() if match.deadline else None
+    notify([seats[match.to_move].user], "your_turn", {"match": match.pk, "ply": match.ply, "deadline": deadline})

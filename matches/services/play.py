@@ -10,15 +10,24 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from django.db import transaction
+from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Challenge, ChallengeSeat, Match, MatchSeat, Move
-from matches.selectors.matches import match_state, public_move_text
+from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
+from matches.selectors.matches import match_state
 
-from . import dispatch
+from . import clocks, conditional, dispatch
 from .events import notify
-from .match_rows import clear_offers, locked_match, require_active, seat_of, set_deadline
+from .match_rows import (
+    announce_turn,
+    expire_offers,
+    locked_match,
+    remember_last_move,
+    require_active,
+    require_in_time,
+    seat_of,
+)
 from .results import finish
 
 
@@ -32,41 +41,65 @@ class Played:
     state: games.State
 
 
-def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat]) -> Match:
-    """The match of a challenge whose every seat has accepted (inside the caller's transaction)."""
+def match_start(challenge: Challenge, seats: Sequence[ChallengeSeat], cause=None) -> Match:
+    """The match of a challenge whose every seat has accepted (inside the caller's transaction);
+    `cause` is whoever completed it (an engine's first move counts against their share)."""
     rules = games.get_game(challenge.game)
     seed = secrets.randbits(62)
     state = rules.new_state(players=len(seats), seed=seed, options=challenge.options)
     match = Match(
         game=rules.slug, variant=challenge.variant, options=challenge.options, seed=seed,
         players=len(seats), state=state.to_dict(), to_move=state.current_player,
-        rated=challenge.rated, days_per_move=challenge.days_per_move, ladder=challenge.ladder)
-    set_deadline(match, seats)
+        rated=challenge.rated, time_control=challenge.time_control, ladder=challenge.ladder)
+    match_seats = [MatchSeat(seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats]
+    clocks.clocks_start(match, match_seats, timezone.now())
     match.save()
-    match_seats = MatchSeat.objects.bulk_create([
-        MatchSeat(match=match, seat=s.seat, user=s.user, ai_level=s.ai_level) for s in seats])
-    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug})
-    dispatch.schedule_reply(match, match_seats)
+    for s in match_seats:
+        s.match = match
+    MatchSeat.objects.bulk_create(match_seats)
+    notify([s.user for s in seats], "match_started", {"match": match.pk, "game": rules.slug,
+                                                      "variant": rules.public_variant(match.options)})
+    announce_turn(match, match_seats)
+    dispatch.schedule_reply(match, match_seats, cause=cause)
     return match
 
 
-def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State) -> Played:
-    rules = games.get_game(match.game)
+def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State,
+                cause=None) -> Played:
+    """Record `move` by `seat`; then, if the seat now to move prepared a reply to it, play that
+    too (and so on). Returns this move with the match and position as they end up. An engine's
+    next move is caused by the person who moved (or `cause`)."""
+    record = last = _record(match, seats, seat, move, state, prepared=False)
+    while (reply := conditional.reply_to(match, last)) is not None:
+        parsed = state.parse_move(reply)       # checked by the rules when stored, in this position
+        state = state.apply(parsed)
+        last = _record(match, seats, match.to_move, parsed, state, prepared=True)
+    announce_turn(match, seats)
+    dispatch.schedule_reply(match, seats, cause=seats[seat].user or cause)
+    return Played(record, match, seats, state)
+
+
+def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
+    """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
+    everyone else; a prepared reply also to its owner, who did not see it played)."""
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+    clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
     match.state = state.to_dict()
     match.to_move = state.current_player
-    clear_offers(seats)
+    remember_last_move(match, record, state)
+    expire_offers(match, seats)
     if state.is_terminal:
+        match.turn_started_at = None
         finish(match, seats, state.outcome)
     else:
-        set_deadline(match, seats)
+        clocks.turn_start(match, seats, record.created_at)
     match.save()
-    shown = public_move_text(rules, record.notation, state)
-    notify([s.user for s in seats if s.seat != seat], "move",
-           {"match": match.pk, "ply": record.ply, "seat": seat, "move": shown})
-    dispatch.schedule_reply(match, seats)
-    return Played(record, match, seats, state)
+    payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
+    if prepared:
+        payload["conditional"] = True
+    notify([s.user for s in seats if prepared or s.seat != seat], "move", payload)
+    return record
 
 
 @transaction.atomic
@@ -79,21 +112,30 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
                            detail={"ply": match.ply})
     if match.to_move != seat.seat:
         raise ServiceError("not_your_turn", f"it is seat {match.to_move}'s turn, not yours")
+    require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
     return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
 @transaction.atomic
-def engine_move_apply(*, match_id: int, ply: int, notation: str) -> Played | None:
-    """Write an engine's reply, only if the match is still where the engine looked (compare-and-set
-    on ply), so a late or duplicated job never moves twice."""
+def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | None = None,
+                      job_status: str = EngineJob.Status.DONE, job_error: str = "") -> Played | None:
+    """Write an engine's reply, only if its job is still open and the match is still where the
+    engine looked (compare-and-set on ply), so a late or duplicated job never moves twice. The job
+    is closed with `job_status` either way."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         return None
+    cause = None
+    if job_id is not None:
+        job = EngineJob.objects.select_related("user").filter(pk=job_id).first()
+        if job is None or not dispatch.job_finish(job_id, job_status, job_error):
+            return None
+        cause = job.user
     seats = list(match.seats.select_related("user").order_by("seat"))
     if not (match.ply == ply and dispatch.engine_to_move(match, seats)):
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    return record_move(match, seats, match.to_move, parsed, state.apply(parsed))
+    return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)

@@ -2,6 +2,7 @@
 standings and events, all in the finishing transaction."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 from django.db import transaction
@@ -9,25 +10,30 @@ from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchSeat, TournamentGame
 
-from . import ratings, standings
+from . import clocks, conditional, dispatch, ratings, standings
 from .events import notify
-from .match_rows import locked_match, require_active, seat_of
+from .match_rows import locked_match, require_active, require_in_time, seat_of
 
 
 def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
            status: str = Match.Status.FINISHED) -> None:
     """Settle the match in memory (the caller saves it) and write what follows from the result."""
+    now = timezone.now()
+    clocks.clock_stop(match, seats, now)
     match.status = status
     match.result = outcome.to_dict()
     match.to_move = None
-    match.deadline = None
-    match.finished_at = timezone.now()
+    match.finished_at = now
+    conditional.conditional_drop(match)
+    dispatch.cancel_replies(match, f"moot: the match is {status}")
     if match.rated and status == Match.Status.FINISHED:
         ratings.apply_result(match, seats, outcome)
     if match.ladder_id and status == Match.Status.FINISHED:
         standings.record_ladder_result(match, seats, outcome)
+    if status == Match.Status.FINISHED:
+        standings.record_tournament_result(match, outcome)
     notify([s.user for s in seats], "match_finished", {"match": match.pk, "result": match.result})
 
 
@@ -38,11 +44,22 @@ def loss_for(seats: Sequence[MatchSeat], loser: int, termination: games.Terminat
     return games.Outcome(others, scores, termination)
 
 
+def _abort(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """No result at all: unrated, no ladder change."""
+    outcome = games.Outcome((), tuple(0.0 for _ in seats), games.Termination.ABORTED)
+    finish(match, seats, outcome, status=Match.Status.ABORTED)
+
+
+def _seats_that_moved(match: Match) -> set[int]:
+    return set(match.moves.values_list("seat", flat=True).distinct())
+
+
 @transaction.atomic
 def match_resign(*, match_id: int, user) -> Match:
     match, seats = locked_match(match_id)
     seat = seat_of(user, seats)
     require_active(match)
+    require_in_time(match)
     finish(match, seats, loss_for(seats, seat.seat, games.Termination.RESIGNATION))
     match.save()
     return match
@@ -50,25 +67,43 @@ def match_resign(*, match_id: int, user) -> Match:
 
 @transaction.atomic
 def match_abort(*, match_id: int, user) -> Match:
+    """Either player may call the match off while some seat has not moved yet."""
     match, seats = locked_match(match_id)
     seat_of(user, seats)
     require_active(match)
-    if match.ply >= match.players:
+    if len(_seats_that_moved(match)) >= len(seats):
         raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
-    outcome = games.Outcome((), tuple(0.0 for _ in seats), games.Termination.ABORTED)
-    finish(match, seats, outcome, status=Match.Status.ABORTED)
+    if match.ladder_id or TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("abort_unavailable", "ladder and tournament games cannot be aborted: resign instead")
+    _abort(match, seats)
     match.save()
     return match
 
 
-@transaction.atomic
-def match_claim_timeouts(now=None) -> list[int]:
-    """Finish every active match whose player to move let the deadline pass (they lose)."""
-    now = now or timezone.now()
-    expired = list(Match.objects.select_for_update(skip_locked=True)
-                   .filter(status=Match.Status.ACTIVE, deadline__lt=now))
-    for match in expired:
-        seats = list(match.seats.select_related("user").order_by("seat"))
+def _settle_timeout(match: Match, seats: Sequence[MatchSeat]) -> None:
+    """The seat to move ran out of time: it loses, unless it never moved (then nobody played a
+    game worth a result: aborted, unrated)."""
+    if match.to_move not in _seats_that_moved(match):
+        absent = match.to_move
+        _abort(match, seats)
+        standings.record_no_show(match, seats, absent)     # ladders and tournaments: a forfeit
+    else:
         finish(match, seats, loss_for(seats, match.to_move, games.Termination.TIMEOUT))
-        match.save()
-    return [m.pk for m in expired]
+    match.save()
+
+
+def match_claim_timeouts(now: datetime | None = None, batch: int = 100) -> list[int]:
+    """Settle every active match whose seat to move let its deadline pass. Each batch locks its
+    rows and skips rows another sweeper (or a move) holds, and a settled match no longer matches
+    the filter, so each timeout is settled exactly once."""
+    now = now or timezone.now()
+    settled: list[int] = []
+    while True:
+        with transaction.atomic():
+            expired = list(Match.objects.select_for_update(skip_locked=True)
+                           .filter(status=Match.Status.ACTIVE, deadline__lte=now).order_by("deadline", "id")[:batch])
+            for match in expired:
+                _settle_timeout(match, list(match.seats.select_related("user").order_by("seat")))
+                settled.append(match.pk)
+        if len(expired) < batch:
+            return settled

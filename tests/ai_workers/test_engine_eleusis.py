@@ -1,4 +1,4 @@
-"""New Eleusis engines (ai_workers/engines/eleusis.py, rules/eleusis.md §8): legal answers at every
+"""New Eleusis engines (ai_workers/engines/eleusis.py, docs/rules/eleusis.md §8): legal answers at every
 level and phase, no hidden information read, induction that plays right cards, Prophet calls,
 Express guesses, the player God's bank pick, and the time budget."""
 from __future__ import annotations

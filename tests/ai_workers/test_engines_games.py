@@ -1,5 +1,5 @@
 """Every registered game: each level answers legally and quickly from the start and mid-game;
-per-game engine knowledge on the rule book's cases."""
+per-game engine knowledge on the documented cases (docs/rules/)."""
 from __future__ import annotations
 
 import time
@@ -51,7 +51,7 @@ def test_level_budgets_grow_with_the_level(slug):
     assert seconds == sorted(seconds)
 
 
-# -- Hasami family (rules/hasami.md §6, §7) ----------------------------------------------------
+# -- Hasami family (docs/rules/hasami.md §6, §7) ----------------------------------------------------
 def _hasami(**kwargs):
     from games.hasami import HasamiShogi
     return HasamiShogi.instance.position(**kwargs)
@@ -65,7 +65,7 @@ def test_hasami_takes_the_custodial_run(level):
 
 
 def test_hasami_answers_the_lead_with_the_only_capture():
-    # rules/hasami.md §6 case 12: White trails by 3 and must capture at once.
+    # docs/rules/hasami.md §6 case 12: White trails by 3 and must capture at once.
     state = _hasami(black=["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "e5"],
                     white=["a9", "b9", "c9", "d5", "f9", "g9"], to_move=1, captures=(3, 0))
     result = get_engine("hasami-shogi", "medium").search(state, limit=Limit(nodes=3000),
@@ -74,7 +74,7 @@ def test_hasami_answers_the_lead_with_the_only_capture():
 
 
 def test_hasami_wins_with_the_goal_capture():
-    # rules/hasami.md §6 case 13: f3-f5 brings Black to 6 captures.
+    # docs/rules/hasami.md §6 case 13: f3-f5 brings Black to 6 captures.
     state = _hasami(black=["a1", "b1", "c1", "d1", "i1", "c5", "f3"],
                     white=["a9", "b9", "c9", "d5", "e5"], to_move=0, captures=(4, 2))
     result = get_engine("hasami-shogi", "easy").search(state, limit=Limit(nodes=2000), rng=Random(0))
@@ -93,7 +93,7 @@ def test_hasami_does_not_step_into_a_capture():
     assert after.apply(replies.move).captures[1] == 0
 
 
-# -- Glass Pearl games (rules/pearl.md §10) -----------------------------------------------------
+# -- Glass Pearl games (docs/rules/pearl.md §10) -----------------------------------------------------
 def _longest_walk(state) -> int:
     if state.is_terminal:
         return 0
@@ -152,7 +152,7 @@ def test_ring_rugby_scores_a_goal_in_one():
 
 
 def test_glaisher_finds_the_winning_split_and_the_winning_placement():
-    # rules/glaisher.md §6 cases 8 and 9.
+    # docs/rules/glaisher.md §6 cases 8 and 9.
     game = games.get_game("glaisher")
     chain = "R1 a5 b5 c5 d5 f5 g5 g4 g3 R3 e3 Y6 b2 Y6 h8"
     state = game.position(chain)

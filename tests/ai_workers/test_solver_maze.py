@@ -1,4 +1,4 @@
-"""The Pearl Maze solver (rules/pearl.md §9.13, §10): steps on bitboards agree with the rules,
+"""The Pearl Maze solver (docs/rules/pearl.md §9.13, §10): steps on bitboards agree with the rules,
 and the longest walks are found and proved with nothing stored beforehand."""
 from random import Random
 

@@ -1,4 +1,4 @@
-"""The Pearl Yard solver (rules/pearl.md §9.19–20, §10): its moves are the rules' moves, and it
+"""The Pearl Yard solver (docs/rules/pearl.md §9.19–20, §10): its moves are the rules' moves, and it
 reproduces the solved results with nothing stored beforehand."""
 from random import Random
 

@@ -1,4 +1,4 @@
-"""New Eleusis, the game (rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
+"""New Eleusis, the game (docs/rules/eleusis.md §7 cases 4-16, scoring, flows of §3)."""
 from __future__ import annotations
 
 import hashlib
@@ -308,8 +308,8 @@ def test_rounds_all_rotates_god():
         s = s.with_position(hands={seat: "AH"}, mainline="KS")
         s = s.play("play AH")
     assert s.is_terminal and len(s.records) == 4
-    assert all(rec[6] for rec in s.records)
-    assert sum(s.outcome.scores) == sum(sum(rec[7]) for rec in s.records)
+    assert all(rec.commitment_ok for rec in s.records)
+    assert sum(s.outcome.scores) == sum(sum(rec.scores) for rec in s.records)
 
 
 # -- case 15: Express ---------------------------------------------------------------------------
@@ -382,7 +382,7 @@ def test_options():
     assert G.normalize_options({"rule": ast})["rule"] == R1
     assert G.public_options(G.normalize_options({"rule": R1})) == {
         "god": "machine", "sudden_death": "seed", "rounds": 1, "express": False}
-    assert G.variant_of(G.normalize_options({"express": "true"})) == "express"
+    assert G.variant_of(G.normalize_options({"express": True})) == "express"
 
 
 def test_machine_pick_is_seeded():

@@ -1,4 +1,4 @@
-"""New Eleusis card vocabulary (rules/eleusis.md §2, §6)."""
+"""New Eleusis card vocabulary (docs/rules/eleusis.md §2, §6)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The New Eleusis rule language (rules/eleusis.md §2.1, §7 cases 1-4 and 15, §9)."""
+"""The New Eleusis rule language (docs/rules/eleusis.md §2.1, §7 cases 1-4 and 15, §9)."""
 from __future__ import annotations
 
 import json
@@ -513,13 +513,14 @@ def _typed_rules(draw):
 @given(_typed_rules(), st.lists(st.tuples(st.integers(0, 51), st.integers(0, 51),
                                           st.integers(3, 150)), min_size=4, max_size=4))
 def test_verdict_tables_agree_with_the_reference_evaluator(text, contexts):
-    from games.new_eleusis.rulelang import CaseMiss, _rule_for, evaluate
+    from games.new_eleusis.rulelang import CaseMiss, evaluate
+    from games.new_eleusis.rulelang.tables import verdict_table
     try:
         guess = parse_guess(text, 2)
     except RuleError as err:
         assert "lcm" in str(err)
         return
-    table = _rule_for(guess.canonical)          # the full verdict table, n reduced to its class
+    table = verdict_table(guess.canonical)         # the full verdict table, n reduced to its class
     ast = guess.ast
     for prev, prev2, n in contexts:
         for rule in (guess, table):

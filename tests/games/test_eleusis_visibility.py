@@ -1,4 +1,4 @@
-"""New Eleusis visibility (rules/eleusis.md §2.2, §7 case 13): views never leak hands, the
+"""New Eleusis visibility (docs/rules/eleusis.md §2.2, §7 case 13): views never leak hands, the
 stock order, the seed, the nonce or the rule before the round ends."""
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_random_games_never_leak(options, players, seed):
     final, moves = _random_game(options, seed, players, Random(seed))
     assert final.is_terminal
     view = final.view(None)
-    assert view["commitment_ok"] is True and view["rule"] == final.records[-1][2]
+    assert view["commitment_ok"] is True and view["rule"] == final.records[-1].rule_move
     assert all(rec["commitment_ok"] for rec in view["rounds_done"])
     assert G.replay(players=players, seed=seed, options=options,
                     moves=[str(m) for m in moves]) == final

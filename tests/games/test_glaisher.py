@@ -1,4 +1,4 @@
-"""Glaisher (rules/glaisher.md): every §6 case, perft counts, notation, options and storage."""
+"""Glaisher (docs/rules/glaisher.md): every §6 case, perft counts, notation, options and storage."""
 from __future__ import annotations
 
 import json
@@ -30,7 +30,7 @@ def splits(state: GlaisherState, seat: int | None = None) -> set[str]:
 
 
 def cell(name: str, state: GlaisherState) -> str:
-    """A cell as the rule book writes it: `R3`, `Y1` or `.`."""
+    """A cell as docs/rules/glaisher.md writes it: `R3`, `Y1` or `.`."""
     value = state.cells[CELL_BY_NAME[name]]
     return "." if not value else ("R" if value > 0 else "Y") + str(abs(value))
 
@@ -82,9 +82,23 @@ RING3_TEXT = """\
         .   .   .   .   ."""
 
 
+RING3_TEXT_WITH_COORDINATES = """\
+        i   .   .   .   .   .
+      h   .   R6  .   .   Y6  .
+    g   .   .   .   .   .   .   .
+  f   .   .   .   .   .   .   .   .
+e   .   Y6  .   .   .   .   .   R6  .
+  d   .   .   .   .   .   .   .   .   9
+    c   .   .   .   .   .   .   .   8
+      b   .   R6  .   .   Y6  .   7
+        a   .   .   .   .   .   6
+              1   2   3   4   5"""
+
+
 def test_ring3_start_and_its_text_rendering():
     state = GAME.new_state()
-    assert state.render_text() == RING3_TEXT
+    assert "\n".join(state.grid_rows()) == RING3_TEXT and state.view(None)["rows"] == RING3_TEXT.split("\n")
+    assert state.render_text() == RING3_TEXT_WITH_COORDINATES
     assert state.stacks(RED) == {"e8": 6, "b2": 6, "h5": 6}
     assert state.stacks(YELLOW) == {"b5": 6, "e2": 6, "h8": 6}
     assert state.current_player == RED and state.reserve == 39 and state.ply == 0
@@ -409,7 +423,7 @@ def test_options_and_variants_are_the_rule_books():
     assert GAME.normalize_options(None, "advanced")["setup"] == "free"
     assert set(GAME.variants) == {"standard", "ring2", "advanced"}
     assert GAME.normalize_options({"reserve": "unlimited"})["reserve"] == "unlimited"
-    assert GAME.normalize_options({"reserve": "200", "max_plies": "10000"})["reserve"] == 200
+    assert GAME.normalize_options({"reserve": 200, "max_plies": 10000})["reserve"] == 200
     for bad in ({"reserve": 201}, {"reserve": -1}, {"reserve": "lots"}, {"repetition": 1},
                 {"repetition": 10}, {"max_plies": 10001}, {"max_plies": -1}, {"setup": "ring4"}):
         with pytest.raises(InvalidOptionsError):
@@ -692,3 +706,18 @@ def test_generator_matches_a_plain_model_of_the_rules():
             seen["empty reserve"] += state.reserve == 0
             state = state.apply(rng.choice(state.legal_moves()))
     assert seen["positions"] > 120 and seen["winning splits"] and seen["empty reserve"] > 30, seen
+
+
+def test_text_coordinates_name_every_cell():
+    """Each cell's row letter starts its row and its number ends its line, two columns to the
+    right per row down (the lower-right end of the line)."""
+    lines = GAME.new_state().render_text().split("\n")
+    for name, cell in CELL_BY_NAME.items():
+        q, r = BOARD.coord(cell)
+        row = lines[4 + r]
+        column = 4 * q + 2 * r + 20
+        assert row.strip()[0] == name[0] and row[column] in ".RY", name
+        below = lines[4 + r + 1]
+        last_of_line = not BOARD.on_board(q, r + 1)
+        if last_of_line:
+            assert below[column + 2] == name[1:], name

@@ -1,4 +1,4 @@
-"""Dai Hasami Shogi (rules/hasami.md §3.5): §6 cases 16–18, perft, jumps, options."""
+"""Dai Hasami Shogi (docs/rules/hasami.md §3.5): §6 cases 16–18, perft, jumps, options."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Latrunculi (rules/hasami.md §3.5, Kowalski 8x12): §6 case 20, perft, the dux, blockade."""
+"""Latrunculi (docs/rules/hasami.md §3.5, Kowalski 8x12): §6 case 20, perft, the dux, blockade."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Mak-yek (rules/hasami.md §3.5): §6 case 19, perft, captures and the goal."""
+"""Mak-yek (docs/rules/hasami.md §3.5): §6 case 19, perft, captures and the goal."""
 from __future__ import annotations
 
 import json

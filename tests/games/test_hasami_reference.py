@@ -1,4 +1,4 @@
-"""The fast bitboard captures against a literal reading of rules/hasami.md §3.2.
+"""The fast bitboard captures against a literal reading of docs/rules/hasami.md §3.2.
 
 The reference below follows the §3.2 pseudo-code on (file, rank) coordinates; random games in
 every capture configuration of the family must remove exactly the same men.

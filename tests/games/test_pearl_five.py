@@ -1,4 +1,4 @@
-"""Pearl Five — rules/pearl.md §4 and its test cases §9.9–9.12."""
+"""Pearl Five — docs/rules/pearl.md §4 and its test cases §9.9–9.12."""
 import json
 
 import pytest

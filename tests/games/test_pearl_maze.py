@@ -1,4 +1,4 @@
-"""Pearl Maze — rules/pearl.md §5 and its test case §9.13."""
+"""Pearl Maze — docs/rules/pearl.md §5 and its test case §9.13."""
 import json
 from functools import lru_cache
 

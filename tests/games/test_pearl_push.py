@@ -1,4 +1,4 @@
-"""The shared lattice and pushing primitives of the Glass Pearl games — rules/pearl.md §2, §8."""
+"""The shared lattice and pushing primitives of the Glass Pearl games — docs/rules/pearl.md §2, §8."""
 import pytest
 
 from games import InvalidMoveError

@@ -1,4 +1,4 @@
-"""Pearl Survival — rules/pearl.md §6, §11 and its test cases §9.14–9.16."""
+"""Pearl Survival — docs/rules/pearl.md §6, §11 and its test cases §9.14–9.16."""
 import json
 from dataclasses import replace
 

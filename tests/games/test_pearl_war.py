@@ -1,4 +1,4 @@
-"""Pearl War — rules/pearl.md §3, §11 and its test cases §9.1–9.8.
+"""Pearl War — docs/rules/pearl.md §3, §11 and its test cases §9.1–9.8.
 
 The depth-3 perft (9,363,480) runs in the benchmark: `python -m bench.perft pearl-war --depth 3`.
 """

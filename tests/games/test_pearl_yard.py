@@ -1,4 +1,4 @@
-"""Pearl Yard — rules/pearl.md §7 and its test cases §9.17–9.20."""
+"""Pearl Yard — docs/rules/pearl.md §7 and its test cases §9.17–9.20."""
 import json
 from functools import lru_cache
 

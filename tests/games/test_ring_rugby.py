@@ -1,4 +1,4 @@
-"""Ring Rugby: every test case of rules/ring-rugby.md §7, plus each rule's parts separately, perft,
+"""Ring Rugby: every test case of docs/rules/ring-rugby.md §7, plus each rule's parts separately, perft,
 notation and the options of §5."""
 from __future__ import annotations
 
@@ -574,9 +574,10 @@ def test_no_legal_move_loses():
 # Options and variants (§5)
 # ---------------------------------------------------------------------------------------------
 def test_declaration():
-    assert GAME.title == "Ring Rugby" and GAME.rules_page == "rules/ring-rugby.md"
-    assert list(GAME.variants) == ["advanced", "basic"]
-    assert GAME.variant_of(GAME.normalize_options()) == "advanced"
+    assert GAME.title == "Ring Rugby" and GAME.rules_page == "docs/rules/ring-rugby.md"
+    assert list(GAME.variants) == ["standard", "basic"] and GAME.variant_aliases == {"advanced": "standard"}
+    assert GAME.variant_of(GAME.normalize_options()) == "standard"
+    assert GAME.normalize_options(None, "advanced") == GAME.normalize_options(None, "standard")
     assert GAME.normalize_options(None, "basic")["advanced"] is False
     defaults = GAME.normalize_options()
     assert defaults == {"width": 6, "half_depth": 6, "start_rank": 2, "advanced": True,

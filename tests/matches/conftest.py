@@ -7,6 +7,7 @@ def _fast_server(settings):
     """Engines think for a twentieth of their level's time in tests; tasks run in-process;
     passwords hash cheaply (persona set-up would otherwise dominate the run time)."""
     import ai_workers.tasks  # noqa: F401  (registers the worker tasks, which then run in-process)
+    import matches.tasks  # noqa: F401  (and the app's own, such as pairing a tournament's next round)
     from pearlsite.celery import app
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

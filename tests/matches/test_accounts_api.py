@@ -15,9 +15,13 @@ def test_register_returns_a_working_token(anon, client_for):
     assert client.get("/api/v1/events/").status_code == 200
 
 
-def test_token_endpoint(anon, alice):
+def test_token_endpoint(anon, alice, client_for):
     ok = anon.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-pw"}, format="json")
-    assert ok.status_code == 200 and ok.json()["token"] == alice.auth_token.key
+    assert ok.status_code == 200 and len(ok.json()["token"]) == 40
+    assert ok.json()["prefix"] == ok.json()["token"][:8] and ok.json()["expires_at"] is None
+    client = client_for(None)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {ok.json()['token']}")
+    assert client.get("/api/v1/events/").status_code == 200
     bad = anon.post("/api/v1/auth/token/", {"username": "alice", "password": "nope-nope"}, format="json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_credentials"
 

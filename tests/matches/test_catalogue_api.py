@@ -38,3 +38,68 @@ def test_schema_generates_without_warnings(tmp_path):
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     assert "/api/v1/matches/{id}/moves/" in out.read_text()
+
+
+def test_catalogue_carries_each_games_option_schema(anon):
+    import jsonschema
+
+    for entry in anon.get("/api/v1/games/").json():
+        schema = entry["options_schema"]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert set(schema["properties"]) == set(entry["options"])
+    rugby = anon.get("/api/v1/games/ring-rugby/").json()
+    assert set(rugby["variants"]) == {"standard", "basic"} and rugby["variant_aliases"] == {"advanced": "standard"}
+    repetition = anon.get("/api/v1/games/hasami-shogi/").json()["options"]["repetition"]
+    assert (repetition["min"], repetition["max"], repetition["off"]) == (2, 9, 0) and "choices" not in repetition
+
+
+def test_catalogue_carries_each_games_move_grammar(anon):
+    entries = {g["slug"]: g for g in anon.get("/api/v1/games/").json()}
+    assert {slug for slug, g in entries.items() if not g["notation"]["legal_moves_complete"]} == {"new-eleusis"}
+    kinds = {k["kind"]: k for k in entries["glaisher"]["notation"]["kinds"]}
+    assert "e8:5+1/W @e8" in kinds["turn"]["examples"] and kinds["setup"]["listed"]
+    rugby = {k["kind"] for k in entries["ring-rugby"]["notation"]["kinds"]}
+    assert {"attack", "pass", "goal-in"} <= rugby
+
+
+def test_match_detail_says_whether_legal_moves_are_complete(as_alice):
+    from tests.matches.helpers import start_match
+
+    hasami = as_alice.get(f"/api/v1/matches/{start_match(as_alice, opponents=['ai:random'])}/").json()
+    assert hasami["legal_moves_complete"] is True and hasami["grammar"] == "/api/v1/games/hasami-shogi/#/notation"
+    eleusis_id = start_match(as_alice, game="new-eleusis", opponents=["ai:random"] * 3)
+    eleusis = as_alice.get(f"/api/v1/matches/{eleusis_id}/").json()
+    assert eleusis["legal_moves_complete"] is False and eleusis["grammar"].endswith("/new-eleusis/#/notation")
+
+
+def test_rules_are_served_as_markdown_by_default(anon):
+    response = anon.get("/api/v1/games/hasami-shogi/rules/")
+    assert response.status_code == 200 and response["Content-Type"] == "text/markdown; charset=utf-8"
+    assert response.content.decode().startswith("# Hasami Shogi")
+    entry = anon.get("/api/v1/games/mak-yek/").json()
+    assert entry["rules_url"] == "/api/v1/games/mak-yek/rules/" and entry["rules_page"] == "docs/rules/hasami.md"
+    for game in anon.get("/api/v1/games/").json():
+        assert anon.get(game["rules_url"]).status_code == 200
+
+
+@pytest.mark.parametrize("query,accept", [("?format=html", "*/*"), ("", "text/html,application/xhtml+xml,*/*;q=0.8")])
+def test_rules_are_served_as_html_to_browsers(anon, query, accept):
+    response = anon.get(f"/api/v1/games/glaisher/rules/{query}", HTTP_ACCEPT=accept)
+    assert response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8"
+    page = response.content.decode()
+    assert page.startswith("<!DOCTYPE html>") and "<title>Glaisher: rules</title>" in page
+    assert "<table>" in page and "<h2" in page and "<pre><code" in page
+
+
+def test_rules_errors_answer_in_json(anon):
+    missing = anon.get("/api/v1/games/chess/rules/", HTTP_ACCEPT="text/html")
+    assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"
+    odd = anon.get("/api/v1/games/glaisher/rules/?format=pdf")
+    assert odd.status_code == 406 and odd.json()["code"] == "not_acceptable"
+    unknown = anon.get("/api/v1/games/glaisher/rules/?lang=fr")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "invalid_filter"
+
+
+def test_rules_options_answer_in_json(anon):
+    response = anon.options("/api/v1/games/glaisher/rules/?format=html")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"

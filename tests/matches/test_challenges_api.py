@@ -13,7 +13,7 @@ def test_challenge_a_person_who_accepts(as_alice, as_bob):
     body = created.json()
     assert body["status"] == "open" and body["match"] is None
     assert [s["player"] for s in body["seats"]] == ["alice", "bob"]
-    assert Event.objects.filter(user__username="bob", kind="challenge").exists()
+    assert Event.objects.filter(user__username="bob", kind="challenge_received").exists()
     accepted = as_bob.post(f"/api/v1/challenges/{body['id']}/accept/").json()
     assert accepted["status"] == "started" and accepted["match"]
     match = Match.objects.get(pk=accepted["match"])
@@ -23,7 +23,7 @@ def test_challenge_a_person_who_accepts(as_alice, as_bob):
 
 def test_variant_and_options_are_normalised(as_alice, as_bob):
     body = as_alice.post("/api/v1/challenges/", {
-        "game": "hasami-shogi", "variant": "tenbin", "options": {"capture_goal": "3"},
+        "game": "hasami-shogi", "variant": "tenbin", "options": {"capture_goal": 3},
         "opponents": ["bob"]}, format="json").json()
     assert body["options"]["tenbin"] is True and body["options"]["capture_goal"] == 3
 
@@ -98,3 +98,44 @@ def test_bad_challenges_are_refused_and_leave_nothing(as_alice, bob, body, statu
 def test_unknown_challenge_is_404(as_alice):
     response = as_alice.post("/api/v1/challenges/999/accept/")
     assert response.status_code == 404 and response.json()["code"] == "challenge_not_found"
+
+
+@pytest.mark.parametrize("options,option", [
+    ({"capture_goal": "5"}, "capture_goal"), ({"tenbin": 1}, "tenbin"), ({"lead_rule": True}, "lead_rule"),
+    ({"repetition": 1}, "repetition"), ({"bogus": 1}, "bogus")])
+def test_options_of_the_wrong_type_are_refused_naming_the_option(as_alice, options, option):
+    response = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "options": options,
+                                                     "opponents": ["ai:random"]}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid_options" and body["detail"] == {"option": option}
+    assert option in body["message"]
+    assert not Challenge.objects.exists() and not Match.objects.exists()
+
+
+def test_an_unknown_variant_is_refused_naming_it(as_alice):
+    response = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "variant": "chess",
+                                                     "opponents": ["ai:random"]}, format="json")
+    assert response.status_code == 400 and response.json()["detail"] == {"variant": "chess"}
+
+
+def test_variants_are_named_one_way_everywhere(as_alice, as_bob):
+    """The closest named variant, "standard" for the defaults, in the challenge, the match, the
+    export and the events; an alias names its variant."""
+    plain = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json").json()
+    assert plain["variant"] == "standard"
+    assert Event.objects.get(user__username="bob", kind="challenge_received").payload["variant"] == "standard"
+    accepted = as_bob.post(f"/api/v1/challenges/{plain['id']}/accept/").json()
+    match_id = accepted["match"]
+    assert as_alice.get(f"/api/v1/matches/{match_id}/").json()["variant"] == "standard"
+    assert as_alice.get("/api/v1/matches/").json()["results"][0]["variant"] == "standard"
+    assert '[Variant "standard"]' in as_alice.get(f"/api/v1/matches/{match_id}/export/").content.decode()
+    assert Event.objects.get(user__username="alice", kind="match_started").payload["variant"] == "standard"
+    tweaked = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "variant": "tenbin",
+                                                    "options": {"capture_goal": 6}, "opponents": ["ai:random"]},
+                            format="json").json()
+    assert tweaked["variant"] == "tenbin"
+    rugby = as_alice.post("/api/v1/challenges/", {"game": "ring-rugby", "variant": "advanced",
+                                                  "opponents": ["ai:random"]}, format="json").json()
+    assert rugby["variant"] == "standard"
+    assert '[Variant "standard"]' in as_alice.get(f"/api/v1/matches/{rugby['match']}/export/").content.decode()

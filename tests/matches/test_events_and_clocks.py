@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from matches.services import results
@@ -17,31 +18,35 @@ def test_event_stream(as_alice, as_bob):
     play(as_alice, match_id, "e1-e5", ply=0)
     events = as_bob.get("/api/v1/events/").json()["results"]
     kinds = [e["kind"] for e in events]
-    assert kinds == ["move", "match_started", "challenge"]
-    assert events[0]["payload"] == {"match": match_id, "ply": 1, "seat": 0, "move": "e1-e5"}
-    newest = events[0]["id"]
-    assert as_bob.get(f"/api/v1/events/?after={newest}").json()["count"] == 0
+    assert kinds == ["challenge_received", "match_started", "move", "your_turn"]
+    assert events[2]["payload"] == {"match": match_id, "ply": 1, "seat": 0, "move": "e1-e5"}
+    newest = events[-1]["id"]
+    assert as_bob.get(f"/api/v1/events/?after={newest}").json()["results"] == []
     assert as_bob.get("/api/v1/events/?after=x").json()["code"] == "invalid_filter"
     assert [e["kind"] for e in as_alice.get("/api/v1/events/").json()["results"]] == \
-        ["match_started", "challenge_accepted"]
+        ["challenge_accepted", "match_started", "your_turn"]
 
 
 def test_deadlines_follow_the_player_to_move(as_alice, as_bob):
-    match_id = start_match(as_alice, as_bob, days_per_move=2)
-    match = Match.objects.get(pk=match_id)
-    assert timedelta(days=1.9) < match.deadline - timezone.now() <= timedelta(days=2)
-    engine = start_match(as_alice, opponents=["ai:random"], days_per_move=2, seat=1)
+    t0 = timezone.now()
+    with time_machine.travel(t0, tick=False):
+        match_id = start_match(as_alice, as_bob, days_per_move=2)
+        engine = start_match(as_alice, opponents=["ai:random"], days_per_move=2, seat=1)
+    assert Match.objects.get(pk=match_id).deadline == t0 + timedelta(days=2)
     assert Match.objects.get(pk=engine).deadline is None       # the engine is to move
 
 
 def test_timeouts_are_claimed(as_alice, as_bob):
-    match_id = start_match(as_alice, as_bob, days_per_move=1)
-    play(as_alice, match_id, "e1-e5", ply=0)
-    assert results.match_claim_timeouts() == []
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(minutes=1))
-    assert claim_timeouts() == [match_id]
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        match_id = start_match(as_alice, as_bob, days_per_move=1)
+        play(as_alice, match_id, "e1-e5", ply=0)
+        play(as_bob, match_id, "a9-a8", ply=1)
+        assert results.match_claim_timeouts() == []
+    with time_machine.travel(start + timedelta(days=1, minutes=1), tick=False):
+        assert claim_timeouts() == [match_id]
     match = Match.objects.get(pk=match_id)
-    assert match.status == "finished" and match.result["winners"] == [0]
+    assert match.status == "finished" and match.result["winners"] == [1]
     assert match.result["termination"] == "timeout"
 
 

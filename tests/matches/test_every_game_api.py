@@ -43,5 +43,7 @@ def test_a_person_plays_the_engines_through_the_api(slug, variant, as_alice, dja
     state = game.state_from_dict(match.state)
     assert (match.status == "finished") == state.is_terminal
     if not game.has_hidden_information:
+        if match.status == "active":                # the seed is exported once the match is over
+            assert as_alice.post(f"/api/v1/matches/{match_id}/resign/").status_code == 200
         record = as_alice.get(f"/api/v1/matches/{match_id}/export/").content.decode()
         assert replay_record(record) == state

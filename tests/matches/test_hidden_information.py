@@ -1,5 +1,5 @@
 """New Eleusis through the API: no endpoint that returns state ever shows a player what they may
-not see (rules/eleusis.md §2.2): other hands, the stock, the seed, the nonce, the secret rule."""
+not see (docs/rules/eleusis.md §2.2): other hands, the stock, the seed, the nonce, the secret rule."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from .helpers import start_match
 
 pytestmark = pytest.mark.django_db
 
-RULE = "suit(cur) == next_suit(suit(prev))"
+RULE = "rank(cur) > rank(prev) or suit(cur) == suit(prev)"   # no example or bank rule
 FORBIDDEN_KEYS = {"hands", "stock", "seed", "nonce", "rule_move", "rule_option", "rule", "shuffles"}
 
 
@@ -40,6 +40,8 @@ def _responses(client, match_id, challenge_id):
         paths["events"] = "/api/v1/events/"
     for name, path in paths.items():
         response = client.get(path)
+        if name == "challenge" and response.status_code == 404:
+            continue                            # only its players read a challenge
         assert response.status_code == 200, (name, response.content)
         text = response.content.decode()
         body = json.loads(text) if response["Content-Type"].startswith("application/json") else None
@@ -181,7 +183,7 @@ def test_a_player_gods_rule_stays_secret_everywhere(as_alice, as_bob, as_carol, 
         for path in (f"/api/v1/matches/{match.pk}/", f"/api/v1/matches/{match.pk}/export/",
                      f"/api/v1/matches/{match.pk}/board/", f"/api/v1/matches/{match.pk}/board/?as=text"):
             assert secret not in client.get(path).content.decode(), path
-    events = as_bob.get("/api/v1/events/").json()["results"]
+    events = [e for e in as_bob.get("/api/v1/events/").json()["results"] if e["kind"] == "move"]
     assert events[0]["payload"]["move"] == f"rule committed {commitment}"
     assert secret not in str(events)
     gods_view = as_alice.get(f"/api/v1/matches/{match.pk}/").json()["state"]

@@ -70,20 +70,40 @@ def test_takeback_between_people(as_alice, as_bob, match_id):
     play(as_alice, match_id, "d1-d5", ply=0)
 
 
-def test_takeback_against_an_engine_is_immediate(as_alice, django_capture_on_commit_callbacks):
+def test_engines_decline_takebacks_at_once(as_alice, django_capture_on_commit_callbacks):
     match_id = start_match(as_alice, opponents=["ai:random"])
     with django_capture_on_commit_callbacks(execute=True):
         play(as_alice, match_id, "e1-e5", ply=0)
     assert Match.objects.get(pk=match_id).ply == 2
     body = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json").json()
-    assert body["ply"] == 0 and body["to_move"] == 0
+    assert body["ply"] == 2 and body["offers"] == []
+    declined = as_alice.get("/api/v1/events/").json()["results"][-1]
+    assert declined["kind"] == "offer_declined"
+    assert declined["payload"] == {"match": match_id, "offer": "takeback", "by": "ai:random", "seat": 1}
 
 
-def test_takeback_needs_a_move(as_alice, as_bob, match_id):
-    as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
-    response = as_bob.post(f"/api/v1/matches/{match_id}/takeback/", {"action": "accept"}, format="json")
+def test_takeback_needs_a_move_of_the_asker(as_alice, as_bob, match_id):
+    response = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "nothing_to_take_back"
-    assert Match.objects.get(pk=match_id).seats.filter(offer="takeback").count() == 1
+    assert not Match.objects.get(pk=match_id).seats.exclude(offer="").exists()
+    play(as_alice, match_id, "e1-e5", ply=0)
+    late = as_bob.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
+    assert late.status_code == 409 and late.json()["code"] == "nothing_to_take_back"
+
+
+def test_offers_show_in_the_match_and_the_maker_may_withdraw(as_alice, as_bob, as_carol, match_id):
+    play(as_alice, match_id, "e1-e5", ply=0)
+    offered = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json").json()
+    assert offered["offers"] == [{"kind": "draw", "seat": 0, "ply": 1}]
+    assert as_carol.get(f"/api/v1/matches/{match_id}/").json()["offers"] == offered["offers"]
+    again = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "already_offered"
+    theirs = as_bob.post(f"/api/v1/matches/{match_id}/draw/", {"action": "withdraw"}, format="json")
+    assert theirs.status_code == 409 and theirs.json()["code"] == "no_offer"
+    gone = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {"action": "withdraw"}, format="json").json()
+    assert gone["offers"] == [] and gone["status"] == "active"
+    kinds = [e["kind"] for e in as_bob.get("/api/v1/events/").json()["results"]]
+    assert kinds[-2:] == ["offer_made", "offer_withdrawn"]
 
 
 def test_solo_match_has_nobody_to_offer_to(as_alice):

@@ -66,7 +66,7 @@ def test_anonymous_and_unknown_match(anon, as_alice, match_id):
 def test_a_win_finishes_the_match(as_alice, as_bob):
     match_id = start_match(as_alice, as_bob, options={"capture_goal": 1})
     play(as_alice, match_id, "d1-d5", ply=0)
-    play(as_bob, match_id, "e9-e5", ply=1)          # moving in between is safe (rules/hasami.md §3.2)
+    play(as_bob, match_id, "e9-e5", ply=1)          # moving in between is safe (docs/rules/hasami.md §3.2)
     final = play(as_alice, match_id, "f1-f5", ply=2)["match"]   # e5 is sandwiched: capture 1 = goal
     assert final["status"] == "finished" and final["to_move"] is None
     assert final["result"]["winners"] == [0] and final["result"]["termination"] == "capture_goal"
@@ -80,9 +80,11 @@ def test_export_replays_to_the_same_position(as_alice, as_bob, match_id):
         play(client, match_id, move, ply=ply)
     response = as_alice.get(f"/api/v1/matches/{match_id}/export/")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
-    text = response.content.decode()
-    tags, moves = parse_record(text)
+    tags, moves = parse_record(response.content.decode())
     assert tags["Game"] == "hasami-shogi" and tags["Seat0"] == "alice" and moves == ["e1-e5", "a9-a8", "d1-d4"]
+    assert "Seed" not in tags                       # while running: seeded randomness stays unpredictable
+    as_bob.post(f"/api/v1/matches/{match_id}/resign/")
+    text = as_alice.get(f"/api/v1/matches/{match_id}/export/").content.decode()
     match = Match.objects.get(pk=match_id)
     assert replay_record(text) == games.get_game("hasami-shogi").state_from_dict(match.state)
 

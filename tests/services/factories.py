@@ -18,7 +18,11 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 def challenge(creator=None, opponents=("ai:random",), game="hasami-shogi", **extra):
+    """A challenge made through the service; a rated one gets the usual clock (rated play needs one)
+    unless the test names a time control."""
     creator = creator or UserFactory()
+    if extra.get("rated") and "time_control" not in extra and "days_per_move" not in extra:
+        extra["days_per_move"] = 3
     opponents = [o.username if hasattr(o, "username") else o for o in opponents]
     return challenges.challenge_create(creator=creator, game=game, opponents=opponents, **extra)
 

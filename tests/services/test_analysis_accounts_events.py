@@ -16,9 +16,9 @@ def test_analysis_waits_for_the_end_of_the_match(users, django_capture_on_commit
     assert refusal_code(lambda: analysis.analysis_request(match_id=match.pk, user=ann, level="random")) == "unknown_level"
     results.match_resign(match_id=match.pk, user=ben)
     with django_capture_on_commit_callbacks(execute=True):
-        job = analysis.analysis_request(match_id=match.pk, user=ann, level="easy")
+        job, created = analysis.analysis_request(match_id=match.pk, user=ann, level="easy")
     job.refresh_from_db()
-    assert job.status == Analysis.Status.DONE and job.results == [] and job.upto_ply == 0
+    assert created and job.status == Analysis.Status.DONE and job.results == [] and job.upto_ply == 0
     assert Event.objects.get(user=ann, kind="analysis_done").payload["analysis"] == job.pk
 
 
@@ -36,7 +36,10 @@ def test_a_finished_result_is_not_overwritten(users):
 
 def test_registration_and_tokens():
     user, token = accounts.account_register(username="newcomer", password="a-long-enough-secret")
-    assert accounts.token_for_credentials(username="newcomer", password="a-long-enough-secret") == token
+    assert accounts.token_authenticate(token).user == user
+    _, again = accounts.token_for_credentials(username="newcomer", password="a-long-enough-secret")
+    assert again != token and accounts.token_authenticate(again).user == user
+    assert accounts.token_authenticate("0" * 40) is None
     assert refusal_code(lambda: accounts.token_for_credentials(username="newcomer", password="wrong")) == "invalid_credentials"
     assert refusal_code(lambda: accounts.account_register(username="newcomer", password="another-long-secret")) == "username_taken"
     assert refusal_code(lambda: accounts.account_register(username="ai:strong", password="a-long-enough-secret")) == "invalid_username"

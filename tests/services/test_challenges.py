@@ -14,7 +14,7 @@ def test_a_challenge_to_a_person_waits_and_tells_them(users):
     made = challenge(ann, [ben])
     assert made.status == Challenge.Status.OPEN and made.match is None
     assert [(s.user, s.accepted) for s in made.seats.all()] == [(ann, True), (ben, False)]
-    assert Event.objects.get(user=ben).kind == "challenge"
+    assert Event.objects.get(user=ben).kind == "challenge_received"
 
 
 def test_accepting_starts_the_match_with_the_seats_in_order(users):

@@ -71,7 +71,7 @@ def test_abort_only_before_every_seat_moved(users):
 
 def test_a_rated_result_moves_both_ratings_once(users):
     ann, ben, _ = users
-    match = make_match(ann, ben, rated=True)
+    match = make_match(ann, ben, rated=True, days_per_move=3)
     results.match_resign(match_id=match.pk, user=ben)
     rows = {r.user: r for r in Rating.objects.filter(game="hasami-shogi")}
     assert rows[ann].rating > 1500 > rows[ben].rating
@@ -87,12 +87,17 @@ def test_an_unrated_result_leaves_ratings_alone(users):
 def test_timeouts_are_claimed_once(users):
     from datetime import timedelta
 
+    import time_machine
     from django.utils import timezone
 
     ann, ben, _ = users
-    match = make_match(ann, ben, days_per_move=1)
-    assert results.match_claim_timeouts() == []
-    later = timezone.now() + timedelta(days=1, minutes=1)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        match = make_match(ann, ben, days_per_move=1)
+        play.move_submit(match_id=match.pk, user=ann, move="e1-e5")
+        play.move_submit(match_id=match.pk, user=ben, move="a9-a8")
+    assert results.match_claim_timeouts(now=start + timedelta(hours=23)) == []
+    later = start + timedelta(days=1, minutes=1)
     assert results.match_claim_timeouts(now=later) == [match.pk]
     assert results.match_claim_timeouts(now=later) == []
     stored = Match.objects.get(pk=match.pk)

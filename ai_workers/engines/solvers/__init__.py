@@ -1,4 +1,4 @@
-"""Solvers: exact searches that prove a game's value from a position (rules/pearl.md §10).
+"""Solvers: exact searches that prove a game's value from a position (docs/rules/pearl.md §10).
 
 - `maze`: the longest Pearl Maze walk, by depth-first search memoising each position's longest
   continuation (the step graph has no cycle, so the memo is exact).

@@ -1,4 +1,4 @@
-"""Pearl Maze solver (rules/pearl.md §5, §10): the longest walk, found and proved.
+"""Pearl Maze solver (docs/rules/pearl.md §5, §10): the longest walk, found and proved.
 
 A position is two ints: `occ`, the bitboard of every pearl (black included, on the lattice of
 games/pearl/board.py), and `black`, the black pearl's point. The key `occ << 9 | black` is exact

@@ -1,4 +1,4 @@
-"""Pearl Yard solver (rules/pearl.md §7, §9.19–20, §10): who wins, and in how many plies.
+"""Pearl Yard solver (docs/rules/pearl.md §7, §9.19–20, §10): who wins, and in how many plies.
 
 A node is the tuple (whites, police, thief, turn, ban) of `YardState`'s fields; moves are made
 with the rules' own `try_push`. `wins(node, attacker, depth)` answers "can `attacker` force a win

@@ -1,8 +1,12 @@
-"""`manage.py serve`: the web server and a Celery worker (with beat) together, for local use.
+"""`manage.py serve`: the web server with its engine workers, for local use.
 
     python manage.py serve            # 127.0.0.1:$PORT (default 8000)
 
-Production runs them as separate processes (gunicorn, `celery worker`, `celery beat`): see docker/.
+Besides the development server it starts two Celery workers: one for engine replies (queue
+`ai-move`, with beat embedded: correspondence deadlines and the engine-job sweep) and one for
+analyses (`analysis-user`, then `analysis-system`), so a reply never waits behind an analysis.
+Production runs them as separate processes (gunicorn, `celery worker` per lane, `celery beat`):
+see docker/.
 """
 from __future__ import annotations
 
@@ -24,8 +28,24 @@ def _port() -> int:
     return int(raw)
 
 
+def _worker(name: str, queues: list[str], concurrency: int, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([
+        sys.executable, "-m", "celery", "-A", "pearlsite", "worker", "-Q", ",".join(queues),
+        "--hostname", f"{name}-{os.getpid()}@%h", "--concurrency", str(concurrency),
+        "--loglevel", "INFO", *extra])
+
+
+def _stop(worker: subprocess.Popen) -> None:
+    worker.terminate()          # warm shutdown: running tasks finish first
+    try:
+        worker.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
 class Command(BaseCommand):
-    help = "Run the web server and a Celery worker together (local development)."
+    help = "Run the web server with a reply worker and an analysis worker (local development)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
@@ -33,23 +53,21 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, no_worker: bool, **options):
         port = _port()
-        # SIGTERM (from a process manager or `kill`) unwinds normally, so the worker is stopped too.
+        # SIGTERM (from a process manager or `kill`) unwinds normally, so the workers are stopped too.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        worker = None
+        workers = []
         if not no_worker:
-            worker = subprocess.Popen([
-                sys.executable, "-m", "celery", "-A", "pearlsite", "worker", "--beat",
-                "-Q", ",".join(settings.CELERY_WORKER_QUEUES), "--concurrency", "2",
-                "--loglevel", "INFO", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
-            ])
-            self.stdout.write(f"worker started (pid {worker.pid}), broker {settings.CELERY_BROKER_URL}")
+            workers = [
+                _worker("replies", settings.REPLY_WORKER_QUEUES, 2,
+                        "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")),
+                _worker("analyses", settings.ANALYSIS_WORKER_QUEUES, 1),
+            ]
+            self.stdout.write(f"reply worker (pid {workers[0].pid}) and analysis worker (pid {workers[1].pid}) "
+                              f"started, broker {settings.CELERY_BROKER_URL}")
         try:
             call_command("runserver", f"{host}:{port}", use_reloader=False)
         finally:
-            if worker is not None:
-                worker.terminate()          # warm shutdown: running tasks finish first
-                try:
-                    worker.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                _stop(worker)

@@ -1,0 +1,29 @@
+"""gunicorn for the production image (`gunicorn -c docker/gunicorn.conf.py pearlsite.wsgi`).
+
+Threaded workers (gthread): an idle keep-alive connection waits in the worker's poller, not in a
+thread, and one slow request holds one thread, not the whole process. The buffering proxy in
+front (docker/nginx.conf) reads every request completely before passing it on, so slow clients
+never reach a worker at all; these limits are the second line. Every value can be overridden
+from the environment (GUNICORN_CMD_ARGS, or the variables below).
+"""
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8)))
+threads = int(os.environ.get("GUNICORN_THREADS", 8))
+# A request that runs longer than this is killed (engine work runs in Celery, never here).
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
+graceful_timeout = 30
+keepalive = 5                      # seconds an idle keep-alive connection is kept
+# Header limits (a request line, header count and size) refuse oversized heads early.
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+# Recycle workers now and then so no slow leak can grow without bound.
+max_requests = 2000
+max_requests_jitter = 200
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+errorlog = "-"

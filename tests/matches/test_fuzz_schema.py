@@ -1,0 +1,83 @@
+"""Schemathesis drives every operation of the OpenAPI schema against the real app (WSGI), with
+valid and invalid inputs, anonymously and with the token of a player in a live match: no answer
+may be a server error, and every answer must be one the schema documents (status, content type,
+body). Bounded: a few dozen examples an operation, the same ones every run."""
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
+                                               response_schema_conformance, status_code_conformance)
+
+from pearlsite.wsgi import application
+
+pytestmark = pytest.mark.django_db
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+schema.config.generation.update(deterministic=True, database="none", allow_x00=True)
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          negative_data_rejection]
+FUZZ = settings(max_examples=15, deadline=None, derandomize=True, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Calls go straight to the WSGI app, not through Django's test client, so detach what closes
+    connections between requests (as the test client does): the test's transaction stays open."""
+    from django.core import signals
+    from django.db import close_old_connections
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def live(client_for, alice, bob):
+    """A live match between alice and bob, a finished one with an analysis, an open challenge, a ladder,
+    and a second token of alice's (to revoke)."""
+    from matches.models import Ladder
+    from matches.services import accounts, analysis, challenges, ladders, results
+    from tests.services import factories
+
+    match = factories.match(alice, bob)
+    done = factories.match(alice, bob)
+    results.match_resign(match_id=done.pk, user=bob)
+    job, _ = analysis.analysis_request(match_id=done.pk, user=alice, level="easy")
+    pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=[None])
+    ladder = Ladder.objects.create(name="open ladder", game="hasami-shogi", options={})
+    ladders.ladder_join(ladder_id=ladder.pk, user=alice)
+    spare_token, _ = accounts.token_create(user=alice)
+    return {"token": client_for(alice).token, "ids": {
+        "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
+        "tokens": spare_token.pk},
+        "username": "bob", "slug": "hasami-shogi"}
+
+
+def _aim_at_live_objects(case, live) -> None:
+    """Point path parameters at real rows, so the fuzzed bodies and queries reach the handlers."""
+    parts = case.operation.path.strip("/").split("/")
+    for name in case.path_parameters or {}:
+        if name == "id":
+            case.path_parameters[name] = live["ids"][parts[parts.index("{id}") - 1]]
+        elif name == "username":
+            case.path_parameters[name] = live["username"]
+        elif name == "slug":
+            case.path_parameters[name] = live["slug"]
+
+
+@schema.parametrize()
+@FUZZ
+def test_anonymous(case):
+    case.call_and_validate(checks=CHECKS)
+
+
+@schema.parametrize()
+@FUZZ
+def test_as_a_player_with_a_live_match(case, live):
+    _aim_at_live_objects(case, live)
+    case.call_and_validate(headers={"Authorization": f"Token {live['token']}"}, checks=CHECKS)

@@ -1,0 +1,135 @@
+"""The event stream: ids in commit order, reading after a cursor, waiting for the next events and
+following them. Waiting is driven by a fake clock, never by sleeping."""
+import threading
+
+import pytest
+from django.db import connection, transaction
+
+from matches.models import Event
+from matches.selectors import events as selectors
+from matches.services import events
+
+from .factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+class FakeTime:
+    """A monotonic clock that moves only when someone waits; `on_wait` runs at each wait."""
+
+    def __init__(self, on_wait=None):
+        self.now = 0.0
+        self.waits: list[float] = []
+        self.on_wait = on_wait
+
+    def clock(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+        if self.on_wait:
+            self.on_wait(len(self.waits))
+
+
+def test_unknown_kinds_are_refused():
+    with pytest.raises(ValueError):
+        events.notify([UserFactory()], "something_new", {})
+    assert not Event.objects.exists()
+
+
+def test_reading_after_a_cursor_never_repeats_or_skips():
+    ann, ben = UserFactory(), UserFactory()
+    for ply in range(5):
+        events.notify([ann, ben], "move", {"ply": ply})
+    seen, cursor = [], 0
+    while batch := selectors.events_after(ann, cursor, limit=2):
+        seen += [e.payload["ply"] for e in batch]
+        cursor = batch[-1].pk
+    assert seen == [0, 1, 2, 3, 4]
+    assert [e.user for e in selectors.events_after(ben, 0, 10)] == [ben] * 5
+
+
+def test_a_wait_answers_as_soon_as_an_event_arrives():
+    ann = UserFactory()
+    fake = FakeTime(on_wait=lambda n: n == 3 and events.notify([ann], "your_turn", {"match": 1}))
+    found = selectors.wait_for_events(ann, 0, 10, timeout=30, wait=fake.wait, clock=fake.clock, interval=1.0)
+    assert [e.kind for e in found] == ["your_turn"]
+    assert fake.now == 3.0          # three one-second looks, not the whole 30 s
+
+
+def test_a_wait_with_nothing_to_show_ends_at_its_timeout():
+    ann = UserFactory()
+    fake = FakeTime()
+    assert selectors.wait_for_events(ann, 0, 10, timeout=2.5, wait=fake.wait, clock=fake.clock) == []
+    assert fake.waits == [1.0, 1.0, 0.5]
+
+
+def test_following_sends_what_is_pending_then_heartbeats_then_new_events_and_ends():
+    ann = UserFactory()
+    events.notify([ann], "match_started", {"match": 1})
+    fake = FakeTime(on_wait=lambda n: n == 12 and events.notify([ann], "move", {"match": 1}))
+    stream = selectors.follow(ann, 0, duration=20, heartbeat=5, wait=fake.wait, clock=fake.clock, interval=1.0)
+    items = [("beat" if e is None else e.kind, fake.now) for e in stream]
+    assert items == [("match_started", 0), ("beat", 5), ("beat", 10), ("move", 12), ("beat", 17)]
+    assert fake.now == 20
+
+
+def test_following_without_time_sends_only_what_is_pending():
+    ann = UserFactory()
+    events.notify([ann], "your_turn", {"match": 1})
+    first = Event.objects.get().pk
+    events.notify([ann], "move", {"match": 1})
+    fake = FakeTime()
+    kinds = [e.kind for e in selectors.follow(ann, first, duration=0, heartbeat=5, wait=fake.wait, clock=fake.clock)]
+    assert kinds == ["move"] and fake.waits == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ids_follow_commit_order_under_concurrency():
+    """A writer that starts later waits for the one that holds the event lock, so its ids are
+    larger and a reader never sees a later id before an earlier one commits."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    ann = UserFactory()
+    inserted, release, second_done = threading.Event(), threading.Event(), threading.Event()
+
+    def first():
+        with transaction.atomic():
+            events.notify([ann], "move", {"n": 1})
+            inserted.set()
+            release.wait(10)
+        connection.close()
+
+    def second():
+        inserted.wait(10)
+        events.notify([ann], "move", {"n": 2})
+        second_done.set()
+        connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    assert inserted.wait(10)
+    assert not second_done.wait(0.5)          # it queues behind the open transaction
+    assert selectors.events_after(ann, 0, 10) == []
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
+
+
+def test_a_listener_wakes_on_a_published_event(settings):
+    import time
+
+    from matches import wakeup
+
+    if not settings.REDIS_URL:
+        pytest.skip("needs Redis (set REDIS_URL=redis://...)")
+    with wakeup.Listener(4242) as listener:
+        assert listener.interval > 1
+        wakeup.publish([4242])
+        started = time.monotonic()
+        listener.wait(10)
+        assert time.monotonic() - started < 2

@@ -1,0 +1,119 @@
+"""Forms of the pages: sign-up and the challenge form (whose options come from the catalogue)."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
+
+import games
+from ai_workers.engines import LEVELS
+
+OPPONENT_KINDS = [("engine", "An engine"), ("person", "People (usernames)"), ("open", "Anyone (open seats)")]
+MAX_OPPONENTS = 7
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(max_length=150, validators=[UnicodeUsernameValidator()],
+                               help_text="Letters, digits and @ . + - _ only.",
+                               widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}))
+    password = forms.CharField(min_length=8, max_length=128, help_text="At least 8 characters.",
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password_again = forms.CharField(max_length=128, label="Password again",
+                                     widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password") != data.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return data
+
+
+def option_field_name(slug: str, option: str) -> str:
+    return f"option-{slug}-{option}"
+
+
+class ChallengeForm(forms.Form):
+    """The fixed fields; the game's own options arrive as `option-<game>-<name>` (blank = default)."""
+
+    game = forms.ChoiceField(choices=lambda: [(slug, g.title) for slug, g in sorted(games.GAMES.items())])
+    variant = forms.CharField(max_length=40, required=False)
+    players = forms.IntegerField(min_value=1, max_value=MAX_OPPONENTS + 1, required=False,
+                                 help_text="Seats in all, for games that take several.")
+    opponent = forms.ChoiceField(choices=OPPONENT_KINDS, initial="engine", widget=forms.RadioSelect)
+    level = forms.ChoiceField(choices=[(lv, lv) for lv in LEVELS], initial="random", required=False,
+                              label="Engine level")
+    usernames = forms.CharField(max_length=1200, required=False, label="Usernames",
+                                help_text="Comma-separated, one per other seat (ai:<level> seats an engine).")
+    rated = forms.BooleanField(required=False)
+    days_per_move = forms.IntegerField(min_value=1, max_value=60, required=False, label="Days per move",
+                                       help_text="Blank: no clock.")
+
+    def clean(self):
+        data = super().clean()
+        slug = data.get("game")
+        if not slug:
+            return data
+        rules = games.get_game(slug)
+        players = data.get("players") or (rules.min_players if rules.max_players == 1 else max(2, rules.min_players))
+        data["opponents"] = self._opponents(data, players - 1)
+        data["options"] = self._options(rules, data.get("variant") or None)
+        return data
+
+    def _options(self, rules: games.Game, variant: str | None) -> dict:
+        """The options typed or chosen, as the catalogue's values. A field left at the game's
+        default or at the variant's value is left out, so the variant (applied first) stands."""
+        specs = rules.describe()["options"]
+        preset = rules.variants.get(rules.variant_aliases.get(variant, variant), {}) if variant else {}
+        chosen = {}
+        for name, spec in specs.items():
+            text = self.data.get(option_field_name(rules.slug, name), "").strip()
+            if not text:
+                continue
+            value = option_value(spec, text)
+            if value != spec["default"] and (name not in preset or value != preset[name]):
+                chosen[name] = value
+        return chosen
+
+    def _opponents(self, data: dict, count: int) -> list[str | None]:
+        kind = data.get("opponent")
+        if kind == "engine":
+            return [f"ai:{data.get('level') or 'random'}"] * count
+        if kind == "open":
+            return [None] * count
+        names = [n.strip() for n in (data.get("usernames") or "").split(",") if n.strip()]
+        if len(names) != count:
+            self.add_error("usernames", f"Name {count} player{'s' if count != 1 else ''}, one per other seat.")
+        return names
+
+
+def _text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def option_value(spec: dict, text: str):
+    """A form's text as the option's value: one of its choices (or its 'off' value) spelled as the
+    page shows it, a whole number for a range, else the text itself (the rules judge it)."""
+    for value in [*spec.get("choices", []), *([spec["off"]] if "off" in spec else [])]:
+        if _text(value) == text:
+            return value
+    if "min" in spec and text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def option_inputs(entry: dict) -> list[dict]:
+    """How each option of a catalogue entry (`describe()`) is asked for: a select when it has only
+    choices, a number box for a plain range, a text box (with the admitted values named) otherwise."""
+    inputs = []
+    for name, spec in entry["options"].items():
+        choices = [_text(c) for c in spec.get("choices", [])]
+        has_range = "min" in spec
+        off = f"{_text(spec['off'])} (off)" if "off" in spec else ""
+        kind = "select" if choices and not has_range else "number" if has_range and not choices and not off else "text"
+        hint = ", ".join([*choices, *([f"{spec['min']}–{spec['max']}"] if has_range else []), *([off] if off else [])])
+        inputs.append({"name": name, "field": option_field_name(entry["slug"], name),
+                       "label": name.replace("_", " "), "doc": spec["doc"], "kind": kind,
+                       "choices": choices, "default": _text(spec["default"]), "hint": hint,
+                       "min": spec.get("min"), "max": spec.get("max")})
+    return inputs

@@ -1,0 +1,27 @@
+from django.urls import path
+
+from .views import accounts, lobby, matches, players
+
+app_name = "web"
+
+urlpatterns = [
+    path("", lobby.lobby, name="lobby"),
+    path("accounts/login/", accounts.login_view, name="login"),
+    path("accounts/logout/", accounts.logout_view, name="logout"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("challenges/", lobby.challenge_create, name="challenge-create"),
+    path("challenges/<id:pk>/accept/", lobby.challenge_accept, name="challenge-accept"),
+    path("challenges/<id:pk>/decline/", lobby.challenge_decline, name="challenge-decline"),
+    path("challenges/<id:pk>/cancel/", lobby.challenge_cancel, name="challenge-cancel"),
+    path("matches/<id:pk>/", matches.match_page, name="match"),
+    path("matches/<id:pk>/live/", matches.match_live, name="match-live"),
+    path("matches/<id:pk>/move/", matches.match_move, name="match-move"),
+    path("matches/<id:pk>/resign/", matches.match_resign, name="match-resign"),
+    path("matches/<id:pk>/abort/", matches.match_abort, name="match-abort"),
+    path("matches/<id:pk>/draw/", matches.match_draw, name="match-draw"),
+    path("matches/<id:pk>/takeback/", matches.match_takeback, name="match-takeback"),
+    path("matches/<id:pk>/analysis/", matches.match_analysis, name="match-analysis"),
+    path("games/", players.games, name="games"),
+    path("games/<slug:slug>/leaderboard/", players.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", players.player, name="player"),
+]

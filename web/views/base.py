@@ -1,0 +1,78 @@
+"""What every page view shares: refusals shown as messages (or JSON to the page's script), and
+not-found pages in HTML (the API keeps its JSON errors)."""
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.db import DataError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import register_converter
+
+import games
+from matches.errors import CODES, ServiceError, not_found_view
+
+
+class IdConverter:
+    """Row ids: digits that fit a 64-bit key (longer ones are simply not found)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+REFUSALS = (ServiceError, games.GameError, DataError)
+
+
+def refusal(exc: Exception) -> tuple[str, str, int]:
+    """(code, message, HTTP status) of a refused request."""
+    if isinstance(exc, ServiceError):
+        return exc.code, exc.message, exc.status
+    if isinstance(exc, games.GameError):
+        code = exc.code if exc.code in CODES else games.GameError.code
+        return code, str(exc), CODES[code][0]
+    return "invalid_input", CODES["invalid_input"][1], 400
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def page_not_found(request: HttpRequest, message: str = "There is nothing here.") -> HttpResponse:
+    return render(request, "web/not_found.html", {"message": message}, status=404)
+
+
+def not_found_handler(request: HttpRequest, exception=None) -> HttpResponse:
+    """The project's 404: JSON under /api/, a page elsewhere."""
+    if request.path.startswith("/api/"):
+        return not_found_view(request, exception)
+    return page_not_found(request)
+
+
+def action(redirect_to):
+    """A POST that calls a service: on success back to `redirect_to(request, **kwargs)` (or
+    `{"ok": true}` for the page's script); a refusal becomes a message (or a JSON error)."""
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, **kwargs) -> HttpResponse:
+            try:
+                note = view(request, **kwargs)
+            except REFUSALS as exc:
+                code, message, status = refusal(exc)
+                if wants_json(request):
+                    return JsonResponse({"ok": False, "code": code, "message": message}, status=status)
+                messages.error(request, message)
+            else:
+                if wants_json(request):
+                    return JsonResponse({"ok": True, "message": note or ""})
+                if note:
+                    messages.success(request, note)
+            return redirect(redirect_to(request, **kwargs))
+        return wrapper
+    return decorate

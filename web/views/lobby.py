@@ -1,0 +1,80 @@
+"""The lobby: my games (my turn first), challenges and open seats, and the challenge form."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from matches.services import challenges
+from web import selectors
+from web.forms import ChallengeForm, option_inputs
+
+from .base import REFUSALS, action, refusal
+
+
+def _lobby(request: HttpRequest, form: ChallengeForm, status: int = 200) -> HttpResponse:
+    entries = selectors.games_catalogue()
+    chosen = form["game"].value() or request.GET.get("game") or entries[0]["slug"]
+    context = {
+        "games": selectors.my_games(request.user), "challenges": selectors.lobby_challenges(request.user),
+        "form": form, "chosen_game": chosen,
+        "catalogue": [{**e, "inputs": option_inputs(e), "variants_id": f"variants-{e['slug']}"} for e in entries],
+    }
+    return render(request, "web/lobby.html", context, status=status)
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request, ChallengeForm(initial={"game": request.GET.get("game")}))
+
+
+@login_required
+@require_POST
+def challenge_create(request: HttpRequest) -> HttpResponse:
+    form = ChallengeForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            challenge = challenges.challenge_create(
+                creator=request.user, game=data["game"], variant=data["variant"] or None,
+                options=data["options"], opponents=data["opponents"], rated=data["rated"],
+                days_per_move=data["days_per_move"])
+        except REFUSALS as exc:
+            form.add_error(None, refusal(exc)[1])
+        else:
+            if challenge.match_id:
+                return redirect("web:match", pk=challenge.match_id)
+            messages.success(request, "Challenge sent: the match starts when every seat has accepted.")
+            return redirect("web:lobby")
+    return _lobby(request, form, status=400)
+
+
+def _to_lobby(request, **kwargs) -> str:
+    return reverse("web:lobby")
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def challenge_accept(request: HttpRequest, pk: int) -> str:
+    challenge = challenges.challenge_accept(challenge_id=pk, user=request.user)
+    return "Accepted: the match has started." if challenge.match_id else "Accepted."
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def challenge_decline(request: HttpRequest, pk: int) -> str:
+    challenges.challenge_decline(challenge_id=pk, user=request.user)
+    return "Challenge declined."
+
+
+@login_required
+@require_POST
+@action(_to_lobby)
+def challenge_cancel(request: HttpRequest, pk: int) -> str:
+    challenges.challenge_cancel(challenge_id=pk, user=request.user)
+    return "Challenge withdrawn."

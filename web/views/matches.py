@@ -1,0 +1,129 @@
+"""The match page, its live updates, and the forms on it (move, resign, draw, abort, takeback,
+analysis). Every write goes through `matches.services`; every read through `web.selectors`."""
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from matches.services import analysis, offers, play, results
+from web import selectors
+from web.chart import evaluation_chart
+
+from .base import REFUSALS, action, page_not_found
+
+REGIONS = ("status", "board", "moves", "play", "analysis")
+POLL_INTERVAL = 0.5
+
+
+def _page(pk: int, user) -> dict | None:
+    try:
+        page = selectors.match_page(pk, user)
+    except REFUSALS:
+        return None
+    page["analysis_levels"] = analysis.ANALYSIS_LEVELS
+    if page["analysis"] and page["analysis"]["status"] == "done":
+        page["chart"] = evaluation_chart(page["analysis"]["results"], page["names"])
+    return page
+
+
+@never_cache
+@require_GET
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    page = _page(pk, request.user)
+    if page is None:
+        return page_not_found(request, f"There is no match {pk}.")
+    return render(request, "web/match.html", page)
+
+
+def _regions(request: HttpRequest, page: dict) -> dict[str, str]:
+    return {name: render_to_string(f"web/match/_{name}.html", page, request) for name in REGIONS}
+
+
+@never_cache
+@require_GET
+def match_live(request: HttpRequest, pk: int) -> JsonResponse:
+    """The page's parts afresh once anything on it changed since `?version=`; with `wait=1` the
+    answer waits (up to WEB_LIVE_WAIT_SECONDS) for a change: a long poll."""
+    known = request.GET.get("version", "")
+    patience = settings.WEB_LIVE_WAIT_SECONDS if request.GET.get("wait") == "1" else 0
+    give_up = time.monotonic() + patience
+    while (version := selectors.current_version(pk, request.user)) == known and time.monotonic() < give_up:
+        if not connection.in_atomic_block:
+            connection.close()          # hold no database connection while waiting
+        time.sleep(POLL_INTERVAL)
+    if version == "gone":
+        return JsonResponse({"code": "match_not_found", "message": f"no match {pk}"}, status=404)
+    if version == known:
+        return JsonResponse({"changed": False, "version": known})
+    page = _page(pk, request.user)
+    match = page["match"]
+    return JsonResponse({"changed": True, "version": page["version"], "ply": match["ply"],
+                         "status": match["status"], "legal_moves": match["legal_moves"],
+                         "regions": _regions(request, page)})
+
+
+def _to_match(request, pk: int) -> str:
+    return reverse("web:match", kwargs={"pk": pk})
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_move(request: HttpRequest, pk: int) -> str:
+    # A clicked move (a button or the board), else the typed text, else the list's choice.
+    move = next((text for text in (request.POST.get(k, "").strip() for k in ("pick", "move", "choice")) if text), "")
+    ply = request.POST.get("ply", "")
+    played = play.move_submit(match_id=pk, user=request.user, move=move,
+                              ply=int(ply) if ply.isdigit() else None)
+    return f"Played {played.record.notation}."
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_resign(request: HttpRequest, pk: int) -> str:
+    results.match_resign(match_id=pk, user=request.user)
+    return "You resigned."
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_abort(request: HttpRequest, pk: int) -> str:
+    results.match_abort(match_id=pk, user=request.user)
+    return "The match is aborted."
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_draw(request: HttpRequest, pk: int) -> str:
+    verb = request.POST.get("action", "offer")
+    offers.match_draw(match_id=pk, user=request.user, action=verb)
+    return {"offer": "Draw offered.", "accept": "Draw agreed.", "decline": "Draw declined."}.get(verb, "")
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_takeback(request: HttpRequest, pk: int) -> str:
+    verb = request.POST.get("action", "offer")
+    offers.match_takeback(match_id=pk, user=request.user, action=verb)
+    return {"offer": "Takeback asked.", "accept": "Takeback agreed.", "decline": "Takeback declined."}.get(verb, "")
+
+
+@login_required
+@require_POST
+@action(_to_match)
+def match_analysis(request: HttpRequest, pk: int) -> str:
+    analysis.analysis_request(match_id=pk, user=request.user, level=request.POST.get("level", "medium"))
+    return "Analysis requested: the chart appears here when it is done."
