@@ -57,6 +57,7 @@ MATRIX = {
     ("match-draw", "POST"): ("match", {"action": "offer"}, _seated(200, 200)),
     ("match-abort", "POST"): ("match", None, _seated(200, 200)),
     ("match-takeback", "POST"): ("match", {"action": "offer"}, _seated(409, 409)),   # no move to take back yet
+    ("match-rematch", "POST"): ("finished", None, _seated(201, 201)),
     ("match-export", "GET"): ("match", None, _all(200)),
     ("match-board", "GET"): ("match", None, _all(200)),
     ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),   # easy exists: 200
