@@ -184,6 +184,12 @@ class MatchLegalMovesApi(Api):
         return paginated(request, self, moves, lambda m: {"move": m}, LegalMoveOut)
 
 
+class MoveQueryIn(serializers.Serializer):
+    legal = serializers.ChoiceField(choices=["all", "none"], default="none", help_text=(
+        "none (default): the answer's match leaves out legal_moves (it is the opponent's turn, unless a "
+        "prepared reply brought it back); all: include the caller's legal moves"))
+
+
 class MatchMovesApi(Api):
     throttle_scopes = {"POST": "moves"}
 
@@ -192,13 +198,15 @@ class MatchMovesApi(Api):
         return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
 
     @extend_schema(request=MoveIn, summary="Play a move",
-                   responses={201: PlayedOut, **errors(*MOVE_ERRORS, body=True, auth=True)})
+                   responses={201: PlayedOut, **errors(*MOVE_ERRORS, "invalid_filter", body=True, auth=True)})
+    @query_params(MoveQueryIn)
     def post(self, request: Request, pk: int) -> Response:
         data = valid(MoveIn, request)
         played = play.move_submit(match_id=pk, user=request.user, move=data["move"], ply=data.get("ply"))
         rules = games.get_game(played.match.game)
         shown = selectors.public_move_text(rules, played.record.notation, played.state)
-        detail = selectors.match_detail(played.match, request.user, played.seats, played.state)
+        detail = selectors.match_detail(played.match, request.user, played.seats, played.state,
+                                        legal=request.query["legal"] == "all")
         return Response(PlayedOut({"ply": played.record.ply, "seat": played.record.seat, "move": shown,
                                    "match": detail}).data, status=status.HTTP_201_CREATED)
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
 from games.record import format_record
-from matches.errors import first_or_error
-from matches.models import Match, MatchSeat
+from matches.errors import ServiceError
+from matches.models import ConditionalMoves, Match, MatchSeat
 
 from .clocks import clocks_payload
 
@@ -22,8 +22,30 @@ def match_state(match: Match) -> games.State:
 
 
 def get_match(match_id: int) -> Match:
-    return first_or_error(Match.objects.prefetch_related("seats__user").filter(pk=match_id),
-                          "match_not_found", f"no match {match_id}")
+    match = match_with_seats(match_id)
+    if match is None:
+        raise ServiceError("match_not_found", f"no match {match_id}")
+    return match
+
+
+def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
+    """The match with its seats (in seat order, users loaded) in one statement, or None;
+    `match.seats.all()` answers from them. `lock`: the match row is locked until the transaction
+    ends, and each seat knows whether it has prepared replies (`has_conditional`)."""
+    rows = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
+    if lock:
+        rows = rows.select_for_update(of=("match",)).annotate(has_conditional=Exists(
+            ConditionalMoves.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat"))))
+    seats = list(rows)
+    if not seats:            # every match has its seats from the start
+        return None
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    cached = match.seats.get_queryset()        # as prefetch_related leaves it: no query is run
+    cached._result_cache, cached._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": cached}
+    return match
 
 
 def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:

@@ -15,10 +15,10 @@ from django.utils import timezone
 import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
-from matches.selectors.matches import match_state
+from matches.selectors.matches import match_state, match_with_seats
 
 from . import clocks, conditional, dispatch
-from .events import notify
+from .events import batched, notify
 from .match_rows import (
     announce_turn,
     expire_offers,
@@ -70,7 +70,7 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     too (and so on). Returns this move with the match and position as they end up. An engine's
     next move is caused by the person who moved (or `cause`)."""
     record = last = _record(match, seats, seat, move, state, prepared=False)
-    while (reply := conditional.reply_to(match, last)) is not None:
+    while (reply := conditional.reply_to(match, last, seats)) is not None:
         parsed = state.parse_move(reply)       # checked by the rules when stored, in this position
         state = state.apply(parsed)
         last = _record(match, seats, match.to_move, parsed, state, prepared=True)
@@ -79,22 +79,27 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     return Played(record, match, seats, state)
 
 
+MOVE_FIELDS = ["ply", "state", "to_move", "last_move", "turn_started_at", "deadline", "time_warned", "updated_at"]
+
+
 def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
     """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
     everyone else; a prepared reply also to its owner, who did not see it played)."""
     record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+    ended = state.is_terminal
     clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
     match.state = state.to_dict()
     match.to_move = state.current_player
     remember_last_move(match, record, state)
     expire_offers(match, seats)
-    if state.is_terminal:
+    if ended:
         match.turn_started_at = None
         finish(match, seats, state.outcome)
     else:
         clocks.turn_start(match, seats, record.created_at)
-    match.save()
+    # A move changes these columns (a result, rarely, many more): the UPDATE names only them.
+    match.save(update_fields=None if ended else MOVE_FIELDS)
     payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
     if prepared:
         payload["conditional"] = True
@@ -115,7 +120,8 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
+    with batched():          # the move's events: one lock and one INSERT, at the end
+        return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
 @transaction.atomic
@@ -124,7 +130,7 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
     """Write an engine's reply, only if its job is still open and the match is still where the
     engine looked (compare-and-set on ply), so a late or duplicated job never moves twice. The job
     is closed with `job_status` either way."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = match_with_seats(match_id, lock=True)
     if match is None:
         return None
     cause = None
@@ -133,9 +139,10 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
         if job is None or not dispatch.job_finish(job_id, job_status, job_error):
             return None
         cause = job.user
-    seats = list(match.seats.select_related("user").order_by("seat"))
+    seats = list(match.seats.all())
     if not (match.ply == ply and dispatch.engine_to_move(match, seats)):
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)
+    with batched():
+        return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)
