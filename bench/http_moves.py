@@ -277,9 +277,9 @@ def load_finished(database_url: str, count: int) -> None:
         conn.execute("""
             WITH made AS (
               INSERT INTO matches_match (game, variant, options, seed, players, status, ply, state, result,
-                                         rated, created_at, updated_at, finished_at)
+                                         rated, time_warned, created_at, updated_at, finished_at)
               SELECT %s, 'standard', '{}', g, 2, 'finished', 2, %s,
-                     '{"winners": [0], "scores": [1.0, 0.0], "termination": "resignation"}', false,
+                     '{"winners": [0], "scores": [1.0, 0.0], "termination": "resignation"}', false, false,
                      now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval,
                      now() - (g || ' minutes')::interval
               FROM generate_series(1, %s) AS g RETURNING id, seed)
