@@ -9,7 +9,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Sequence
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 import games
@@ -85,8 +86,15 @@ MOVE_FIELDS = ["ply", "state", "to_move", "last_move", "turn_started_at", "deadl
 def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
     """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
     everyone else; a prepared reply also to its owner, who did not see it played)."""
-    record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     ended = state.is_terminal
+    # On PostgreSQL an ordinary move writes its record and the match's changed columns in one
+    # statement at the end; a result (rarely) writes whatever it touches, in the usual order.
+    together = connection.vendor == "postgresql" and not ended
+    if together:
+        record = Move(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+        insert = _insert_sql(record)            # sets created_at as the row will hold it
+    else:
+        record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
     match.state = state.to_dict()
@@ -96,15 +104,40 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     if ended:
         match.turn_started_at = None
         finish(match, seats, state.outcome)
+        match.save()
     else:
         clocks.turn_start(match, seats, record.created_at)
-    # A move changes these columns (a result, rarely, many more): the UPDATE names only them.
-    match.save(update_fields=None if ended else MOVE_FIELDS)
+        if together:
+            _insert_and_update(record, insert, match)
+        else:
+            match.save(update_fields=MOVE_FIELDS)
     payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
     if prepared:
         payload["conditional"] = True
     notify([s.user for s in seats if prepared or s.seat != seat], "move", payload)
     return record
+
+
+def _insert_sql(record: Move) -> tuple[str, tuple]:
+    query = InsertQuery(Move)
+    query.insert_values([f for f in Move._meta.local_concrete_fields if not f.primary_key], [record])
+    [(sql, params)] = query.get_compiler(connection=connection).as_sql()
+    return sql, tuple(params)
+
+
+def _insert_and_update(record: Move, insert: tuple[str, tuple], match: Match) -> None:
+    """INSERT the move and UPDATE the match's MOVE_FIELDS in one round trip (a data-modifying
+    WITH always runs to completion, whether or not its rows are read)."""
+    match.updated_at = timezone.now()
+    query = UpdateQuery(Match)
+    query.add_update_values({name: getattr(match, name) for name in MOVE_FIELDS})
+    query.add_filter("pk", match.pk)
+    update_sql, update_params = query.get_compiler(connection=connection).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH moved AS ({insert[0]} RETURNING id) {update_sql} RETURNING (SELECT id FROM moved)",
+                       (*insert[1], *update_params))
+        record.pk = cursor.fetchone()[0]
+    record._state.adding, record._state.db = False, connection.alias
 
 
 @transaction.atomic
