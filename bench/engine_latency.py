@@ -6,7 +6,7 @@
 
 Without --base it starts `manage.py serve` (web, reply worker, analysis worker) on --port with a
 fresh var folder (SQLite file and filesystem broker unless DATABASE_URL/REDIS_URL say otherwise),
-and stops it afterwards. Each round: a new challenge (the engine plays second), one move, then
+and stops it afterwards (rate limits off). Each round: a new challenge (the engine plays second), one move, then
 `GET matches/{id}/` every --poll seconds until the engine's reply is there; the match is resigned
 afterwards so the engine-match quota never binds. Prints p50/p90/max of the reply latency (move
 request sent → reply visible) and of the move request alone.
@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+THROTTLED = ("ANON", "USER", "CHALLENGE", "MOVES", "REGISTRATION")
 
 
 def _call(base: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
@@ -79,7 +80,9 @@ def measure(base: str, rounds: int, level: str, poll: float, timeout: float) -> 
 
 
 def _serve(port: int, var_dir: str) -> subprocess.Popen:
-    env = {**os.environ, "PORT": str(port), "PEARLSITE_VAR_DIR": var_dir, "PYTHONUNBUFFERED": "1"}
+    # As `make run` (development settings); rate limits off, since the bench polls every 20 ms.
+    env = {"DJANGO_DEBUG": "true", **os.environ, "PORT": str(port), "PEARLSITE_VAR_DIR": var_dir,
+           "PYTHONUNBUFFERED": "1", **{f"PEARLSITE_THROTTLE_{scope}": "off" for scope in THROTTLED}}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     log = open(Path(var_dir) / "serve.log", "w")
     server = subprocess.Popen([sys.executable, "manage.py", "serve"], cwd=ROOT, env=env,

@@ -14,7 +14,7 @@ not within --timeout seconds. A stronger bot replaces `Bot.choose`; everything e
 
 The API it relies on (all under /api/v1/, `Authorization: Token <token>`):
   POST accounts/, POST auth/token/       register, or fetch the token of an existing account
-  GET events/?after=<id>                 new events, newest first, 50 a page ("challenge", "move", ...)
+  GET events/?after=<id>                 new events after a cursor ("challenge_received", "move", ...)
   POST challenges/, POST challenges/{id}/accept/
   GET matches/?player=<me>&status=active the bot's active matches (each with its seats and to_move)
   GET matches/{id}/legal/                the caller's legal moves, a page at a time (Glaisher lists
@@ -79,7 +79,7 @@ class Client:
         page = self.get(path)
         while True:
             yield from page["results"]
-            if not page.get("next"):
+            if not page.get("next") or page.get("more") is False:     # a cursor list always links on
                 return
             page = self.get(page["next"])
 
@@ -117,7 +117,7 @@ class Bot:
         """One pass: handle new events, then move in every match where the bot is to move.
         Returns the number of moves played."""
         for event in self.new_events():
-            if event["kind"] == "challenge":
+            if event["kind"] == "challenge_received":
                 self.accept(event["payload"]["challenge"])
         return sum(self.play_turn(match) for match in self.active_matches())
 

@@ -199,6 +199,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["matches.apis.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "matches.apis.negotiation.ContentNegotiation",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "matches.apis.authentication.ApiTokenAuthentication",
@@ -234,6 +235,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": ["active", "finished", "aborted"],
         "ChallengeStatusEnum": ["open", "started", "declined", "cancelled", "expired"],
+        "EventKindEnum": "matches.models.events.Event.Kind",
         "AnalysisStatusEnum": ["queued", "running", "done", "failed"],
         "TournamentStatusEnum": ["open", "running", "finished", "cancelled"],
         "TournamentGameStatusEnum": ["active", "finished", "aborted", "bye"],

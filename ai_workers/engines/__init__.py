@@ -13,9 +13,10 @@ table (table.py) maps each slug to its engines; per-game modules fill it on impo
 |----------------------------------------|----------------------|----------------------------|
 | hasami-shogi, dai-hasami-shogi,        | alpha-beta, 2 plies  | alpha-beta (hasami.py)     |
 | mak-yek, latrunculi                    |                      |                            |
-| pearl-five, pearl-war, pearl-yard      | alpha-beta, 1-3 plies| alpha-beta (pearl.py)      |
+| pearl-five, pearl-war, pearl-yard      | alpha-beta, 1-3 plies| alpha-beta (pearl.py);     |
+|                                        |                      | Yard strong: proofs first  |
 | pearl-survival                         | alpha-beta (2 seats) or per-seat UCT (3-4 seats)   |
-| pearl-maze (one seat)                  | depth-first solver   | depth-first solver         |
+| pearl-maze (one seat)                  | anytime depth-first  | strong: proofs (solvers/)  |
 | glaisher                               | alpha-beta, 1 ply    | pruned alpha-beta          |
 | ring-rugby                             | alpha-beta, 2 plies  | alpha-beta (ring_rugby.py) |
 | any other game                         | UCT                  | UCT (random rollouts)      |
@@ -23,6 +24,8 @@ table (table.py) maps each slug to its engines; per-game modules fill it on impo
 | other hidden-information games         | PlainMovePolicy (own legal moves only)             |
 
 Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
+`solvers/` proves Pearl Maze and Pearl Yard (`manage.py solve`); `analysis.py` turns analysed
+values into losses, classes and accuracy (docs/engines.md).
 `search` raises ValueError for a finished game.
 """
 from .base import (

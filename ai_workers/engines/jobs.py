@@ -104,8 +104,9 @@ def run_reply(job: EngineJob) -> Reply:
 
 
 def run_analysis(job: EngineJob) -> list[dict]:
-    """Search every position of the record (or only `seat`'s turns): per ply the played move,
-    the engine's best move, its value for the side to move (`value`, = `value_before`), the
+    """Search every position of the record (or only `seat`'s turns): per ply the seat that moved,
+    the played move, the engine's best move in the position before it, that position's value for
+    the seat that moved (`value` = `value_before`, the seat to move there; docs/analysis.md), the
     principal line, and the judgement of analysis.py (value after the move, loss, class,
     accuracy)."""
     rules = games.get_game(job.game)
@@ -140,7 +141,7 @@ def _judged_rows(rules: games.Game, job: EngineJob, searched: list) -> list[dict
                      "best": best, "value": _clean(found.value),
                      "value_before": _clean(found.value),
                      "value_after": None if value_after is None else _clean(value_after),
-                     **judge(scale, found.value, value_after, played_text, best,
+                     **judge(scale, _bounded(found.value), value_after, played_text, best,
                              len(before.legal_moves())),
                      "pv": [str(m) for m in _shown_line(job, found.pv)], "nodes": found.nodes})
     return rows
@@ -161,8 +162,8 @@ def _value_after(seat: int, after: games.State, following) -> float | None:
         return None
     mover = after.current_player
     if mover == seat:
-        return following[4].value
-    return -following[4].value if after.players == 2 else None
+        return _bounded(following[4].value)
+    return -_bounded(following[4].value) if after.players == 2 else None
 
 
 def public_notation(rules: games.Game, notation: str, state: games.State) -> str:
@@ -172,6 +173,13 @@ def public_notation(rules: games.Game, notation: str, state: games.State) -> str
     return rules.public_notation(state.parse_notation(notation), state)
 
 
+def _bounded(value: float) -> float:
+    """Clamped to [-1, 1]; NaN (no opinion) reads 0.0."""
+    return 0.0 if value != value else max(-1.0, min(1.0, float(value)))
+
+
 def _clean(value: float) -> float:
-    """Three decimals, and never -0.0 (a level position reads 0.0 whichever side is asked)."""
-    return round(value, 3) + 0.0
+    """A value as stored and shown (docs/analysis.md): clamped to [-1, 1], three decimals, never
+    -0.0 (a level position reads 0.0 whichever side is asked), and 0.0 for an engine without an
+    opinion (NaN)."""
+    return round(_bounded(value), 3) + 0.0

@@ -37,7 +37,7 @@ def _share(budget: Budget, share: float) -> dict:
 # Pearl Maze (§5): proofs, then an anytime depth-first search.
 # ---------------------------------------------------------------------------------------------
 class _SliceOver(Exception):
-    """One first step's share of the budget is spent (MazeSolver)."""
+    """One first step's share of the budget is spent (MazeSearch)."""
 
 
 class MazeSearch(Engine):

@@ -100,7 +100,7 @@ class MatchAnalysisApi(Api):
                                        "hidden_information", "too_many_analyses", body=True, auth=True)})
     def post(self, request: Request, pk: int) -> Response:
         data = valid(AnalysisIn, request)
-        job, created = analysis.analysis_request(match_id=pk, user=request.user, level=data["level"])
+        job, created = analysis.analysis_request_once(match_id=pk, user=request.user, level=data["level"])
         return Response(AnalysisOut(selectors.analysis_payload(job)).data,
                         status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 

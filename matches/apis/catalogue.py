@@ -143,8 +143,7 @@ class GameRulesApi(Api):
                                      description="md (the default) or html; an Accept header may choose too")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
-                   **{(status, "application/json"): answer
-                      for status, answer in errors("game_not_found", "not_acceptable", "invalid_filter").items()}})
+                   **errors("game_not_found", "not_acceptable", "invalid_filter")})
     def get(self, request: Request, slug: str) -> Response:
         title, text = catalogue.rules_document(slug)
         return Response({"title": title, "markdown": text})

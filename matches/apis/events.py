@@ -7,10 +7,10 @@ import json
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
@@ -28,12 +28,13 @@ MAX_ID = 2**63 - 1
 _SLOTS = wakeup.Slots(settings.EVENTS_WAIT_SLOTS)
 
 KIND_PAYLOADS = {
-    "challenge_received": "{challenge, game, from}",
+    "challenge_received": "{challenge, game, variant, from}",
     "challenge_accepted": "{challenge, by}",
     "challenge_declined": "{challenge, by}",
     "challenge_cancelled": "{challenge}",
     "challenge_expired": "{challenge}",
-    "match_started": "{match, game}",
+    "challenge_seat_left": "{challenge, by}: someone who took an open seat left it (open again)",
+    "match_started": "{match, game, variant}",
     "your_turn": "{match, ply, deadline}: you are to move",
     "move": "{match, ply, seat, move}: another seat moved",
     "offer_made": "{match, offer (draw|takeback), by, seat, ply}",
@@ -53,7 +54,7 @@ assert set(KIND_PAYLOADS) == set(Event.Kind.values)
 
 class EventOut(serializers.Serializer):
     id = serializers.IntegerField(help_text="grows with every event; resume with ?after=<id>")
-    kind = serializers.ChoiceField(choices=Event.Kind.values, help_text="payload by kind: " + "; ".join(
+    kind = serializers.ChoiceField(choices=Event.Kind.choices, help_text="payload by kind: " + "; ".join(
         f"`{kind}` {shape}" for kind, shape in KIND_PAYLOADS.items()))
     payload = serializers.DictField()
     created_at = serializers.DateTimeField()
@@ -64,6 +65,15 @@ class EventPageOut(serializers.Serializer):
     last_id = serializers.IntegerField(help_text="the cursor: the last id returned (or the one given)")
     next = serializers.URLField(help_text="this request after the cursor: follow it to read on")
     more = serializers.BooleanField(help_text="more events are waiting after this page")
+
+
+class StreamedEventOut(serializers.Serializer):
+    """One Server-Sent Event as a client's parser hands it over (keep-alive comments are not events)."""
+
+    id = serializers.CharField(required=False, help_text="the event id: reconnect with it as Last-Event-ID")
+    event = serializers.ChoiceField(choices=Event.Kind.choices, required=False, help_text="the kind")
+    data = serializers.CharField(required=False, help_text="the event as JSON, as GET events/ lists it")
+    retry = serializers.IntegerField(required=False, help_text="milliseconds to wait before reconnecting")
 
 
 class EventListQueryIn(serializers.Serializer):
@@ -108,14 +118,15 @@ class EventListApi(Api):
         return conditional(request, etag, lambda: Response(rendered(EventPageOut, body)))
 
 
-class EventStreamRenderer(BaseRenderer):
-    media_type = "text/event-stream"
-    format = "sse"
-    charset = "utf-8"
+class JsonErrors(BaseContentNegotiation):
+    """The stream answers `text/event-stream` whatever the client accepts (EventSource sends that
+    Accept header); only refusals go through a renderer, and they are JSON."""
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        # Only errors reach a renderer (the stream itself is a StreamingHttpResponse): as JSON.
-        return json.dumps(data, cls=DjangoJSONEncoder).encode()
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
 
 
 class EventStreamQueryIn(serializers.Serializer):
@@ -141,13 +152,14 @@ def _last_event_id(request: Request, default: int) -> int:
 
 class EventStreamApi(Api):
     permission_classes = [permissions.IsAuthenticated]
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = JsonErrors
 
     @extend_schema(
         summary="Your events as Server-Sent Events (for bots)",
-        parameters=[OpenApiParameter("Last-Event-ID", OpenApiTypes.INT, OpenApiParameter.HEADER,
-                                     description="resume after this id (sent by EventSource on reconnect)")],
-        responses={(200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description=(
+        description=("A `Last-Event-ID` header (EventSource sends it on reconnecting) resumes after that id and "
+                     "wins over `after`."),
+        responses={(200, "text/event-stream"): OpenApiResponse(StreamedEventOut, description=(
             "`id:`, `event:` (the kind) and `data:` (the event as JSON) per event; `: keep-alive` comments "
             "while quiet; the server ends the stream after PEARLSITE_EVENT_STREAM_SECONDS: reconnect with "
             "Last-Event-ID")), **errors("invalid_filter", auth=True)})

@@ -80,7 +80,7 @@ class LadderEventOut(serializers.Serializer):
 
 
 class LadderListApi(Api):
-    @extend_schema(responses={200: page_of(LadderOut), **errors("invalid_filter", "page_not_found")},
+    @extend_schema(responses={200: page_of(LadderOut), **errors("page_not_found", "invalid_filter", "page_not_found")},
                    summary="Ladders", operation_id="ladders_list")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
@@ -106,7 +106,7 @@ class LadderDetailApi(Api):
 class LadderHistoryApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LadderEventOut), **errors("ladder_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LadderEventOut), **errors("page_not_found", "ladder_not_found", "invalid_filter")},
                    summary="How the standings changed, newest first")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:

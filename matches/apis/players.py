@@ -96,7 +96,7 @@ class VariantQueryIn(PageQueryIn):
 class PlayerListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(PlayerListOut), **errors("invalid_filter", "game_not_found")},
+    @extend_schema(responses={200: page_of(PlayerListOut), **errors("page_not_found", "invalid_filter", "game_not_found")},
                    summary="Players: by username prefix, or rated in a game (best first)", operation_id="players_list")
     @query_params(PlayerListQueryIn)
     def get(self, request: Request) -> Response:
@@ -120,7 +120,7 @@ class PlayerDetailApi(Api):
 class RatingHistoryApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(RatingPointOut), **errors("player_not_found", "game_not_found",
+    @extend_schema(responses={200: page_of(RatingPointOut), **errors("page_not_found", "player_not_found", "game_not_found",
                                                                       "invalid_filter")},
                    summary="A player's rating history in a game: one point per rated result, oldest first")
     @query_params(VariantQueryIn)
@@ -132,7 +132,7 @@ class RatingHistoryApi(Api):
 class LeaderboardApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: page_of(LeaderboardEntryOut), **errors("game_not_found", "invalid_filter")},
+    @extend_schema(responses={200: page_of(LeaderboardEntryOut), **errors("page_not_found", "game_not_found", "invalid_filter")},
                    summary="The best established, active ratings of a game (or of a variant rated on its own)")
     @query_params(VariantQueryIn)
     def get(self, request: Request, slug: str) -> Response:
@@ -179,8 +179,9 @@ class PlayerExportApi(Api):
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(parameters=[ExportQueryIn], summary="Every finished match of a player, streamed as records",
-                   responses={(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description=(
-                       "text records (or NDJSON with ?format=ndjson)")),
+                   responses={(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="text records"),
+                              (200, "application/x-ndjson"): OpenApiResponse(OpenApiTypes.STR, description=(
+                                  "with ?format=ndjson: one JSON object a line")),
                        **errors("player_not_found", "invalid_filter")})
     def get(self, request: Request, username: str) -> StreamingHttpResponse:
         form = request.query["format"]

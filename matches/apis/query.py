@@ -7,7 +7,9 @@ import functools
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.errors import ServiceError
@@ -64,7 +66,13 @@ class NoQueryIn(serializers.Serializer):
 
 
 class Api(APIView):
-    """The base of every endpoint: a handler without `@query_params` takes no query parameters."""
+    """The base of every endpoint: a handler without `@query_params` takes no query parameters, and
+    a refusal is JSON whatever format the operation answers in (SVG, text, Markdown, event streams)."""
+
+    def finalize_response(self, request: Request, response, *args, **kwargs):
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)

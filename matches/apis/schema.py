@@ -18,8 +18,8 @@ from matches.errors import CODES, ServiceError
 from .caching import conditional
 
 # Every endpoint may answer these.
-COMMON_CODES = ("throttled",)
-BODY_CODES = ("parse_error", "validation_error", "unsupported_media_type")
+COMMON_CODES = ("throttled", "not_acceptable")
+BODY_CODES = ("parse_error", "json_too_deep", "validation_error", "unsupported_media_type", "payload_too_large")
 AUTH_CODES = ("not_authenticated", "authentication_failed")
 
 
@@ -30,13 +30,14 @@ class ErrorOut(serializers.Serializer):
 
 
 def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
-    """`responses=` entries for these codes, grouped by status, each listing its codes."""
+    """`responses=` entries for these codes, grouped by status, each listing its codes. Errors are
+    JSON whatever the operation's own format (SVG, text, Markdown, event streams)."""
     chosen = list(codes) + list(COMMON_CODES) + (list(BODY_CODES) if body else []) \
         + (list(AUTH_CODES) if auth else [])
     by_status: dict[int, list[str]] = defaultdict(list)
     for code in chosen:
         by_status[CODES[code][0]].append(code)
-    return {status: OpenApiResponse(ErrorOut, description="; ".join(
+    return {(status, "application/json"): OpenApiResponse(ErrorOut, description="; ".join(
         f"`{c}`: {CODES[c][1]}" for c in sorted(set(found))))
         for status, found in by_status.items()}
 
@@ -80,9 +81,13 @@ _JSON_TYPES = ((serializers.BooleanField, bool, "a boolean"), (serializers.Integ
                (serializers.ListField, list, "a list"), (serializers.DictField, dict, "an object"))
 
 
-def _type_problem(field: serializers.Field, value) -> str | None:
+def _type_problem(field: serializers.Field, value) -> str | dict | None:
     if value is None:
         return None                       # allow_null decides
+    if isinstance(field, serializers.Serializer):
+        if not isinstance(value, dict):
+            return f"must be an object, not {type(value).__name__}"
+        return _type_problems(field.fields, value) or None
     for field_cls, json_type, name in _JSON_TYPES:
         if isinstance(field, field_cls):
             if not isinstance(value, json_type) or (json_type is int and isinstance(value, bool)):
@@ -94,9 +99,18 @@ def _type_problem(field: serializers.Field, value) -> str | None:
     return None
 
 
+def _type_problems(fields: dict, data: dict) -> dict:
+    """{field: [problem]} (nested objects: {field: {inner field: [problem]}}) for wrong JSON types."""
+    found = {}
+    for name, field in fields.items():
+        problem = _type_problem(field, data[name]) if name in data else None
+        if problem:
+            found[name] = problem if isinstance(problem, dict) else [problem]
+    return found
+
+
 def _check_json_types(fields: dict, data: dict) -> None:
-    problems = {name: [problem] for name, field in fields.items() if name in data
-                for problem in [_type_problem(field, data[name])] if problem}
+    problems = _type_problems(fields, data)
     if problems:
         raise serializers.ValidationError(problems)
 

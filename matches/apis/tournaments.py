@@ -95,7 +95,7 @@ def _detail(pk: int) -> dict:
 
 
 class TournamentListApi(Api):
-    @extend_schema(responses={200: page_of(TournamentOut), **errors("invalid_filter")},
+    @extend_schema(responses={200: page_of(TournamentOut), **errors("page_not_found", "invalid_filter")},
                    summary="Tournaments, newest first", operation_id="tournaments_list")
     @query_params(TournamentListQueryIn)
     def get(self, request: Request) -> Response:

@@ -15,6 +15,7 @@ class Event(models.Model):
         CHALLENGE_DECLINED = "challenge_declined"
         CHALLENGE_CANCELLED = "challenge_cancelled"
         CHALLENGE_EXPIRED = "challenge_expired"
+        CHALLENGE_SEAT_LEFT = "challenge_seat_left"      # someone who took an open seat left it
         MATCH_STARTED = "match_started"
         YOUR_TURN = "your_turn"
         MOVE = "move"

@@ -23,8 +23,13 @@ def _check_level(level: str) -> None:
         raise ServiceError("unknown_level", f"analysis level must be one of {list(ANALYSIS_LEVELS)}")
 
 
+def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
+    """The analysis of the match at this level, new or existing (`analysis_request_once`)."""
+    return analysis_request_once(match_id=match_id, user=user, level=level)[0]
+
+
 @transaction.atomic
-def analysis_request(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
+def analysis_request_once(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
     """The analysis of the match at this level: the existing one if it is queued, running or done
     (False), else a new one (True). Finished matches only, unless staff ask; hidden-information
     games only by a player, of their own turns, once the match is over."""

@@ -101,6 +101,8 @@ def _ladder_event(kind: str, challenger: LadderEntry, defender: LadderEntry, **e
 
 def record_tournament_result(match: Match, outcome: games.Outcome) -> None:
     """Score a tournament game (nothing for other matches)."""
+    if len(outcome.scores) != 2:
+        return                        # tournament games have two seats; a puzzle has one
     first, second = outcome.scores[0], outcome.scores[1]
     _score_tournament_game(match, 1.0 if first > second else 0.5 if first == second else 0.0)
 

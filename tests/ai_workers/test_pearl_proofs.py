@@ -1,4 +1,4 @@
-"""The strong levels of Pearl Maze and Pearl Yard play proofs (rules/pearl.md §9.13, §9.19–20):
+"""The strong levels of Pearl Maze and Pearl Yard play proofs (docs/rules/pearl.md §9.13, §9.19–20):
 proved on the spot within the budget, or read from the solution files `manage.py solve --cache`
 writes; no stored line is typed in anywhere."""
 from random import Random

@@ -13,6 +13,9 @@ def _fast_server(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AI_TIME_SCALE = 0.05
     settings.ANALYSIS_SECONDS_PER_PLY = 0.02
+    # Long polls and event streams answer at once unless a test asks for waiting.
+    settings.EVENTS_MAX_WAIT_SECONDS = 0
+    settings.EVENT_STREAM_SECONDS = 0
     # With the CELERY namespace, app.conf keeps the Django-style key name.
     eager = app.conf.CELERY_TASK_ALWAYS_EAGER
     app.conf.CELERY_TASK_ALWAYS_EAGER = True

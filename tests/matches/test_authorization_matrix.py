@@ -57,9 +57,10 @@ MATRIX = {
     ("match-draw", "POST"): ("match", {"action": "offer"}, _seated(200, 200)),
     ("match-abort", "POST"): ("match", None, _seated(200, 200)),
     ("match-takeback", "POST"): ("match", {"action": "offer"}, _seated(409, 409)),   # no move to take back yet
+    ("match-rematch", "POST"): ("finished", None, _seated(201, 201)),
     ("match-export", "GET"): ("match", None, _all(200)),
     ("match-board", "GET"): ("match", None, _all(200)),
-    ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),
+    ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),   # easy exists: 200
     ("analysis-detail", "GET"): ("analysis", None, _all(200)),
     ("player-detail", "GET"): ("player", None, _all(200)),
     ("ladder-list", "GET"): (None, None, _all(200)),
@@ -71,6 +72,7 @@ MATRIX = {
     ("ladder-challenge", "POST"): ("ladder", {"opponent": "alice"}, {**_auth(403), "player": 400, "opponent": 201}),
     ("event-list", "GET"): (None, None, _auth(200)),
     ("event-stream", "GET"): (None, None, _auth(200)),
+    ("match-rematch", "POST"): ("finished", None, _seated(201, 201)),
     ("game-rules", "GET"): ("game", None, _all(200)),
     ("match-conditional", "GET"): ("match", None, _seated(200, 200)),
     ("match-conditional", "PUT"): ("match", {"lines": []}, _seated(409, 200)),
@@ -129,7 +131,7 @@ def world(alice, bob, carol, dave, django_user_model):
     live = factories.match(alice, bob)
     finished = factories.match(alice, bob)
     results.match_resign(match_id=finished.pk, user=bob)
-    job, _ = analysis.analysis_request(match_id=finished.pk, user=alice, level="easy")
+    job = analysis.analysis_request(match_id=finished.pk, user=alice, level="easy")
     pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"])
     ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
     for user in (alice, bob):

@@ -19,6 +19,7 @@ import pytest
 import redis
 import time_machine
 from django.db import connection
+from kombu import pools as kombu_pools
 
 from matches.models import EngineJob, Match
 from matches.services import dispatch, jobs
@@ -139,10 +140,8 @@ def services(tmp_path, settings):
 
 
 def _point_celery(app, url: str, eager: bool) -> None:
-    if getattr(app, "_pool", None) is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    app.amqp._producer_pool = None
+    kombu_pools.reset()             # closes and forgets every pooled connection, then
+    app._after_fork()               # the app builds new pools for the new URL
     app.conf.CELERY_BROKER_URL, app.conf.CELERY_TASK_ALWAYS_EAGER = url, eager
     dispatch._send_paused_until = 0.0
 

@@ -42,7 +42,7 @@ def test_two_bots_accept_and_play_a_whole_game(live_server):
     police, thief = _new_bot(live_server, "policebot", 1), _new_bot(live_server, "thiefbot", 2)
     challenge_id = police.challenge("pearl-yard", ["thiefbot"])
     assert police.match_of(challenge_id) is None
-    thief.step()                                   # reads the "challenge" event and accepts
+    thief.step()                                   # reads the "challenge_received" event and accepts
     match_id = police.match_of(challenge_id)
     assert match_id is not None
     match = _play_out([police, thief], match_id)

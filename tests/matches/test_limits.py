@@ -143,3 +143,20 @@ def test_options_are_read_by_the_catalogue(as_alice):
     assert as_alice.post("/api/v1/challenges/", {**CHALLENGE, "options": {"capture_goal": 3}}).status_code == 201
     refused = as_alice.post("/api/v1/challenges/", {**CHALLENGE, "options": {"capture_goal": "3"}})
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_options"
+
+
+def test_nested_objects_keep_their_json_types(as_alice):
+    response = as_alice.patch("/api/v1/accounts/me/", {"profile": {"display_name": "", "bio": 0}})
+    assert response.status_code == 400 and response.json()["detail"] == {"profile": {"bio": ["must be a string, not int"]}}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/?format=xml", "/api/v1/events/stream/?format=AAA"])
+def test_an_unknown_format_is_406_not_404(as_alice, path):
+    response = as_alice.get(path)
+    assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
+
+
+def test_refusals_are_json_whatever_the_operation_answers_in(as_alice):
+    response = as_alice.get("/api/v1/events/stream/?format=sse&junk=1")
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.json()["detail"] == {"parameter": "junk"}

@@ -16,7 +16,7 @@ def test_analysis_waits_for_the_end_of_the_match(users, django_capture_on_commit
     assert refusal_code(lambda: analysis.analysis_request(match_id=match.pk, user=ann, level="random")) == "unknown_level"
     results.match_resign(match_id=match.pk, user=ben)
     with django_capture_on_commit_callbacks(execute=True):
-        job, created = analysis.analysis_request(match_id=match.pk, user=ann, level="easy")
+        job, created = analysis.analysis_request_once(match_id=match.pk, user=ann, level="easy")
     job.refresh_from_db()
     assert created and job.status == Analysis.Status.DONE and job.results == [] and job.upto_ply == 0
     assert Event.objects.get(user=ann, kind="analysis_done").payload["analysis"] == job.pk

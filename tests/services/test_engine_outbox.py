@@ -187,22 +187,16 @@ def test_an_engine_error_is_retried_then_given_up(users, broker, settings):
     assert job.status == Status.FAILED and Match.objects.get(pk=match_id).ply == 2
 
 
-def test_resigning_or_taking_back_closes_the_waiting_reply(users, broker):
+def test_the_end_of_the_match_closes_the_waiting_reply(users, broker):
     ann = users[0]
     match_id = _engine_match(ann, "strong")
     play.move_submit(match_id=match_id, user=ann, move="e1-e5", ply=0)
     waiting = EngineJob.objects.get(match_id=match_id)
-    from matches.services import offers
-
-    offers.match_takeback(match_id=match_id, user=ann, action="offer")   # the engine agrees (unrated)
-    waiting.refresh_from_db()
-    assert waiting.status == Status.FAILED and waiting.last_error.startswith("moot")
-    play.move_submit(match_id=match_id, user=ann, move="d1-d5", ply=0)
-    again = EngineJob.objects.get(match_id=match_id, status=Status.QUEUED)
     results.match_resign(match_id=match_id, user=ann)
-    again.refresh_from_db()
-    assert again.status == Status.FAILED
-    assert play.engine_move_apply(match_id=match_id, ply=1, notation="a9-a8", job_id=again.pk) is None
+    waiting.refresh_from_db()
+    assert waiting.status == Status.FAILED and waiting.last_error == "moot: the match is finished"
+    assert play.engine_move_apply(match_id=match_id, ply=1, notation="a9-a8", job_id=waiting.pk) is None
+    assert Match.objects.get(pk=match_id).ply == 1
 
 
 def test_one_users_many_games_do_not_delay_another_users_reply(users, broker, settings):
@@ -247,7 +241,7 @@ def test_server_analyses_wait_while_peoples_analyses_do(users, broker, settings)
         play.move_submit(match_id=m.pk, user=ann, move="e1-e5")
         results.match_resign(match_id=m.pk, user=ben)
     system = analysis.analysis_queue_finished(level="easy")
-    requested = [analysis.analysis_request(match_id=m.pk, user=ann, level="medium")[0] for m in finished[:2]]
+    requested = [analysis.analysis_request(match_id=m.pk, user=ann, level="medium") for m in finished[:2]]
     dispatch.release()
     sent = [EngineJob.objects.get(pk=pk) for pk in broker]
     assert [(j.lane, j.analysis_id) for j in sent] == [("analysis-user", requested[0].pk)]
@@ -275,7 +269,7 @@ def test_an_analysis_job_runs_through_the_outbox(users, django_capture_on_commit
     play.move_submit(match_id=match.pk, user=ann, move="e1-e5")
     results.match_resign(match_id=match.pk, user=ben)
     with django_capture_on_commit_callbacks(execute=True):
-        made, created = analysis.analysis_request(match_id=match.pk, user=ann, level="easy")
+        made, created = analysis.analysis_request_once(match_id=match.pk, user=ann, level="easy")
     job = EngineJob.objects.get(analysis=made)
     made.refresh_from_db()
     assert created and made.status == Analysis.Status.DONE and [r["ply"] for r in made.results] == [1]

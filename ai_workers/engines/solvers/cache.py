@@ -6,9 +6,8 @@ A file is gzip-compressed JSON, written by the solver and never by hand:
      "table": {"<position key>": [<best move>, <plies left>, ...], ...}}
 
 Maze keys are the solver's integer key (`occ << 9 | black`) in hex; Yard keys are
-`yard.position_key`. Files live in `$PEARLSITE_SOLUTIONS`, by default `var/solutions/` at the
-top of the project; engines read every file of their game there once per process (and again
-when a file changes).
+`yard.node_key`. Files live in `solutions_dir()`; engines read every file of their game there
+once per process (and again when a file changes).
 """
 from __future__ import annotations
 
@@ -23,10 +22,13 @@ SOLUTIONS_ENV = "PEARLSITE_SOLUTIONS"
 
 
 def solutions_dir() -> Path:
+    """$PEARLSITE_SOLUTIONS, else `solutions/` in the server's $PEARLSITE_VAR_DIR, else
+    `var/solutions/` at the top of the project."""
     configured = os.environ.get(SOLUTIONS_ENV)
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[3] / "var" / "solutions"
+    var = os.environ.get("PEARLSITE_VAR_DIR")
+    return (Path(var) if var else Path(__file__).resolve().parents[3] / "var") / "solutions"
 
 
 def maze_file(size: int, n: int, black: str, push_off: bool) -> str:
