@@ -134,7 +134,7 @@ def make_pairs(port: int, count: int, tag: str) -> list[Pair]:
         names, tokens = [], []
         for side in "ab":
             name = f"bench{tag}{i}{side}"
-            password = "bench-" + secrets.token_hex(8)
+            password = secrets.token_urlsafe(18)   # nothing like the name (the validators check)
             status, body = request(port, "POST", "/api/v1/accounts/", {"username": name, "password": password})
             if status not in (200, 201):
                 raise RuntimeError(f"register {name}: {status} {body}")
@@ -277,9 +277,9 @@ def load_finished(database_url: str, count: int) -> None:
         conn.execute("""
             WITH made AS (
               INSERT INTO matches_match (game, variant, options, seed, players, status, ply, state, result,
-                                         rated, created_at, updated_at, finished_at)
+                                         rated, time_warned, created_at, updated_at, finished_at)
               SELECT %s, 'standard', '{}', g, 2, 'finished', 2, %s,
-                     '{"winners": [0], "scores": [1.0, 0.0], "termination": "resignation"}', false,
+                     '{"winners": [0], "scores": [1.0, 0.0], "termination": "resignation"}', false, false,
                      now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval,
                      now() - (g || ' minutes')::interval
               FROM generate_series(1, %s) AS g RETURNING id, seed)

@@ -22,7 +22,7 @@ from matches.selectors import events
 
 from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, weak_etag
 from .query import Api, query_params
-from .schema import errors
+from .schema import errors, rendered
 
 MAX_ID = 2**63 - 1
 _SLOTS = wakeup.Slots(settings.EVENTS_WAIT_SLOTS)
@@ -115,7 +115,7 @@ class EventListApi(Api):
         body = {"results": [events.event_payload(e) for e in page], "last_id": last_id, "more": more,
                 "next": replace_query_param(request.build_absolute_uri(), "after", last_id)}
         etag = weak_etag("events", request.user.pk, after, limit, [e.pk for e in page], more)
-        return conditional(request, etag, lambda: Response(EventPageOut(body).data))
+        return conditional(request, etag, lambda: Response(rendered(EventPageOut, body)))
 
 
 class JsonErrors(BaseContentNegotiation):

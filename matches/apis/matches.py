@@ -16,7 +16,7 @@ from matches.services import offers, play, results
 
 from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, match_version, viewer_key, weak_etag
 from .query import Api, PageQueryIn, query_params
-from .schema import TimeControlSchema, errors, page_of, paginated, valid
+from .schema import TimeControlSchema, errors, page_of, paginated, rendered, valid
 
 
 class MoveIn(serializers.Serializer):
@@ -168,7 +168,7 @@ class MatchDetailApi(Api):
         match = selectors.get_match(pk)
         etag = weak_etag("match", match_version(match), viewer_key(request), legal)
         return conditional(request, etag, lambda: Response(
-            MatchDetailOut(selectors.match_detail(match, request.user, legal=legal)).data))
+            rendered(MatchDetailOut, selectors.match_detail(match, request.user, legal=legal))))
 
 
 class MatchLegalMovesApi(Api):
@@ -184,23 +184,31 @@ class MatchLegalMovesApi(Api):
         return paginated(request, self, moves, lambda m: {"move": m}, LegalMoveOut)
 
 
+class MoveQueryIn(serializers.Serializer):
+    legal = serializers.ChoiceField(choices=["all", "none"], default="none", help_text=(
+        "none (default): the answer's match leaves out legal_moves (it is the opponent's turn, unless a "
+        "prepared reply brought it back); all: include the caller's legal moves"))
+
+
 class MatchMovesApi(Api):
     throttle_scopes = {"POST": "moves"}
 
     @extend_schema(responses={200: MoveOut(many=True), **errors("match_not_found")}, summary="The move history")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(MoveOut(selectors.match_moves(selectors.get_match(pk)), many=True).data)
+        return Response(rendered(MoveOut, selectors.match_moves(selectors.get_match(pk)), many=True))
 
     @extend_schema(request=MoveIn, summary="Play a move",
-                   responses={201: PlayedOut, **errors(*MOVE_ERRORS, body=True, auth=True)})
+                   responses={201: PlayedOut, **errors(*MOVE_ERRORS, "invalid_filter", body=True, auth=True)})
+    @query_params(MoveQueryIn)
     def post(self, request: Request, pk: int) -> Response:
         data = valid(MoveIn, request)
         played = play.move_submit(match_id=pk, user=request.user, move=data["move"], ply=data.get("ply"))
         rules = games.get_game(played.match.game)
         shown = selectors.public_move_text(rules, played.record.notation, played.state)
-        detail = selectors.match_detail(played.match, request.user, played.seats, played.state)
-        return Response(PlayedOut({"ply": played.record.ply, "seat": played.record.seat, "move": shown,
-                                   "match": detail}).data, status=status.HTTP_201_CREATED)
+        detail = selectors.match_detail(played.match, request.user, played.seats, played.state,
+                                        legal=request.query["legal"] == "all")
+        return Response(rendered(PlayedOut, {"ply": played.record.ply, "seat": played.record.seat, "move": shown,
+                                             "match": detail}), status=status.HTTP_201_CREATED)
 
 
 def _match_action(service, summary: str, body=None, codes=()):
@@ -213,7 +221,7 @@ def _match_action(service, summary: str, body=None, codes=()):
         def post(self, request: Request, pk: int) -> Response:
             extra = valid(body, request) if body else {}
             service(match_id=pk, user=request.user, **extra)
-            return Response(MatchDetailOut(selectors.match_detail(selectors.get_match(pk), request.user)).data)
+            return Response(rendered(MatchDetailOut, selectors.match_detail(selectors.get_match(pk), request.user)))
 
     _Api.__name__ = f"{service.__name__.title().replace('_', '')}Api"
     return _Api

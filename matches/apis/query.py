@@ -22,9 +22,20 @@ class PageQueryIn(serializers.Serializer):
     page = serializers.IntegerField(required=False, min_value=1, help_text="page number, from 1 (50 items a page)")
 
 
+# Per declaring class: its parameter names, and what an empty query string validates to (the
+# defaults). Building a serializer deep-copies its fields: most requests need not.
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+_DEFAULTS: dict[type, dict] = {}
+
+
 def parse_query(serializer_cls: type[serializers.Serializer], request: Request) -> dict:
     """The validated query string of `request`, or a ServiceError naming the first bad parameter."""
-    fields = serializer_cls().fields
+    empty = not request.query_params
+    if empty and serializer_cls in _DEFAULTS:
+        return dict(_DEFAULTS[serializer_cls])
+    fields = _FIELD_NAMES.get(serializer_cls)
+    if fields is None:
+        fields = _FIELD_NAMES[serializer_cls] = frozenset(serializer_cls().fields)
     for name in request.query_params:
         if name not in fields and name not in _ALWAYS_ALLOWED:
             raise ServiceError("invalid_filter", f"unknown query parameter {name!r}", detail={"parameter": name})
@@ -33,6 +44,8 @@ def parse_query(serializer_cls: type[serializers.Serializer], request: Request) 
     if not serializer.is_valid():
         name, problems = next(iter(serializer.errors.items()))
         raise ServiceError("invalid_filter", f"{name}: {problems[0]}", detail={"parameter": name})
+    if empty:
+        _DEFAULTS[serializer_cls] = dict(serializer.validated_data)
     return serializer.validated_data
 
 

@@ -55,6 +55,18 @@ class TimeControlSchema(serializers.Serializer):
         return {k: v for k, v in super().to_representation(instance).items() if v is not None}
 
 
+_OUTPUT: dict[tuple[type, bool], serializers.BaseSerializer] = {}
+
+
+def rendered(serializer_cls: type[serializers.Serializer], data, many: bool = False):
+    """`serializer_cls(data, many=many).data`, from one kept instance per class: building a serializer
+    deep-copies its fields on every request, while rendering reads them only (so threads may share it)."""
+    serializer = _OUTPUT.get((serializer_cls, many))
+    if serializer is None:
+        serializer = _OUTPUT[(serializer_cls, many)] = serializer_cls(many=many)
+    return serializer.to_representation(data)
+
+
 def valid(serializer_cls, request: Request) -> dict:
     serializer = serializer_cls(data=request.data)
     if isinstance(request.data, dict):
@@ -131,7 +143,7 @@ def paginated(request: Request, view: APIView, items, render, out: type[serializ
                            detail={"parameter": "page"}) from None
 
     def respond() -> Response:
-        return paginator.get_paginated_response(out([render(x) for x in page], many=True).data)
+        return paginator.get_paginated_response(rendered(out, [render(x) for x in page], many=True))
 
     if etag is None:
         return respond()

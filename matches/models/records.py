@@ -72,6 +72,9 @@ class MatchSeat(Seat):
 
     class Meta:
         ordering = ["seat"]
+        # A player's matches newest first, and the inbox: the user's seats in match order, read
+        # from the index alone (docs/scaling.md has the plans).
+        indexes = [models.Index(fields=["user", "-match"], name="match_seat_user_match")]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
             models.CheckConstraint(

@@ -84,11 +84,15 @@ def conditional_clear(*, match_id: int, user) -> None:
     ConditionalMoves.objects.filter(match=match, seat=seat.seat).delete()
 
 
-def reply_to(match: Match, record: Move) -> str | None:
+def reply_to(match: Match, record: Move, seats: Sequence[MatchSeat] = ()) -> str | None:
     """After `record` (the opponent's move, already applied to `match`), the prepared reply of the
     seat now to move, if one of its lines starts with that move; the tree is pruned to what lies
-    below, or cleared when the game has left it."""
+    below, or cleared when the game has left it. Seats read with the locked match know whether
+    they have a tree (`has_conditional`): then a seat without one costs no query."""
     if match.status != Match.Status.ACTIVE or match.to_move is None:
+        return None
+    seat = seats[match.to_move] if seats else None
+    if seat is not None and not getattr(seat, "has_conditional", True):
         return None
     row = ConditionalMoves.objects.select_for_update().filter(match=match, seat=match.to_move).first()
     if row is None:
@@ -96,6 +100,8 @@ def reply_to(match: Match, record: Move) -> str | None:
     node = row.tree.get(record.notation) if row.ply == record.ply - 1 else None
     if node is None or not node["then"]:
         row.delete()
+        if seat is not None:
+            seat.has_conditional = False
     else:
         row.ply, row.tree = record.ply + 1, node["then"]
         row.save(update_fields=["ply", "tree", "updated_at"])

@@ -3,18 +3,27 @@
 Ids must grow in commit order, or a client reading `?after=<id>` could step past an event whose
 transaction commits late. So every writer takes one lock (held until its transaction ends) before
 it takes ids: on PostgreSQL a transaction-scoped advisory lock; SQLite transactions here are
-IMMEDIATE, one writer at a time, which gives the same order. After commit, listeners are woken."""
+IMMEDIATE, one writer at a time, which gives the same order. After commit, listeners are woken.
+
+Inside `batched()` (the move path) events are gathered and written when the block ends: one lock,
+one INSERT, and the lock is taken as late as possible, so concurrent moves wait on it only for
+their last statement and the commit."""
 from __future__ import annotations
 
+import json
+import threading
+from contextlib import contextmanager
 from typing import Iterable
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from matches import wakeup
 from matches.models import Event
 
 # pg_advisory_xact_lock key for event writers (any fixed 64-bit number unique to this use).
 _EVENT_LOCK = 0x50_45_41_52_4C_45_56_54
+_pending = threading.local()
 
 
 def notify(users: Iterable, kind: str, payload: dict) -> None:
@@ -27,10 +36,53 @@ def notify(users: Iterable, kind: str, payload: dict) -> None:
             seen.setdefault(user.pk, user)
     if not seen:
         return
-    with transaction.atomic():
+    rows = [Event(user=u, kind=kind, payload=payload) for u in seen.values()]
+    batch = getattr(_pending, "rows", None)
+    if batch is not None:
+        batch.extend(rows)
+    else:
+        _write(rows)
+
+
+@contextmanager
+def batched():
+    """Events notified inside the block are written together at its end (inside the caller's
+    transaction). Nested blocks join the outer one; on an exception nothing is written."""
+    if getattr(_pending, "rows", None) is not None:
+        yield
+        return
+    _pending.rows = []
+    try:
+        yield
+        rows = _pending.rows
+    finally:
+        _pending.rows = None
+    if rows:
+        _write(rows)
+
+
+def _write(rows: list[Event]) -> None:
+    # No savepoint: inside the caller's transaction the lock and rows stand or fall with it.
+    with transaction.atomic(savepoint=False):
         if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_EVENT_LOCK])
-        Event.objects.bulk_create([Event(user=u, kind=kind, payload=payload) for u in seen.values()])
-        ids = list(seen)
+            _insert_locked(rows)
+        else:
+            Event.objects.bulk_create(rows)
+        ids = list(dict.fromkeys(row.user_id for row in rows))
         transaction.on_commit(lambda: wakeup.publish(ids))
+
+
+def _insert_locked(rows: list[Event]) -> None:
+    """Take the lock and insert the rows in one statement: the join cannot produce a row (and so
+    take an id) before its one-row side has run the lock function."""
+    now = timezone.now()
+    values = ", ".join(["(%s, %s, %s::jsonb, %s)"] * len(rows))
+    params: list = [_EVENT_LOCK]
+    for row in rows:
+        params += [row.user_id, row.kind, json.dumps(row.payload), now]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            'INSERT INTO matches_event (user_id, kind, payload, created_at) '
+            'SELECT v.user_id, v.kind, v.payload, v.created_at '
+            'FROM (SELECT pg_advisory_xact_lock(%s)) AS event_lock, '
+            f'(VALUES {values}) AS v(user_id, kind, payload, created_at)', params)

@@ -6,18 +6,19 @@ from typing import Sequence
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError, first_or_error
+from matches.errors import ServiceError
 from matches.models import Match, MatchSeat, Move
-from matches.selectors.matches import public_move_text
+from matches.selectors.matches import match_with_seats, public_move_text
 
 from .events import notify
 
 
 def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
-    """The match row, locked until the transaction ends, and its seats (in seat order)."""
-    match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
-                           "match_not_found", f"no match {match_id}")
-    return match, list(match.seats.select_related("user").order_by("seat"))
+    """The match row, locked until the transaction ends, and its seats (in seat order): one statement."""
+    match = match_with_seats(match_id, lock=True)
+    if match is None:
+        raise ServiceError("match_not_found", f"no match {match_id}")
+    return match, list(match.seats.all())
 
 
 def seat_of(user, seats: Sequence[MatchSeat]) -> MatchSeat:

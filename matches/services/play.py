@@ -9,16 +9,17 @@ import secrets
 from dataclasses import dataclass
 from typing import Sequence
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
-from matches.selectors.matches import match_state
+from matches.selectors.matches import match_state, match_with_seats
 
 from . import clocks, conditional, dispatch
-from .events import notify
+from .events import batched, notify
 from .match_rows import (
     announce_turn,
     expire_offers,
@@ -70,7 +71,7 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     too (and so on). Returns this move with the match and position as they end up. An engine's
     next move is caused by the person who moved (or `cause`)."""
     record = last = _record(match, seats, seat, move, state, prepared=False)
-    while (reply := conditional.reply_to(match, last)) is not None:
+    while (reply := conditional.reply_to(match, last, seats)) is not None:
         parsed = state.parse_move(reply)       # checked by the rules when stored, in this position
         state = state.apply(parsed)
         last = _record(match, seats, match.to_move, parsed, state, prepared=True)
@@ -79,27 +80,64 @@ def record_move(match: Match, seats: list[MatchSeat], seat: int, move, state: ga
     return Played(record, match, seats, state)
 
 
+MOVE_FIELDS = ["ply", "state", "to_move", "last_move", "turn_started_at", "deadline", "time_warned", "updated_at"]
+
+
 def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
     """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
     everyone else; a prepared reply also to its owner, who did not see it played)."""
-    record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+    ended = state.is_terminal
+    # On PostgreSQL an ordinary move writes its record and the match's changed columns in one
+    # statement at the end; a result (rarely) writes whatever it touches, in the usual order.
+    together = connection.vendor == "postgresql" and not ended
+    if together:
+        record = Move(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
+        insert = _insert_sql(record)            # sets created_at as the row will hold it
+    else:
+        record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     clocks.turn_end(match, seats, record.created_at)
     match.ply += 1
     match.state = state.to_dict()
     match.to_move = state.current_player
     remember_last_move(match, record, state)
     expire_offers(match, seats)
-    if state.is_terminal:
+    if ended:
         match.turn_started_at = None
         finish(match, seats, state.outcome)
+        match.save()
     else:
         clocks.turn_start(match, seats, record.created_at)
-    match.save()
+        if together:
+            _insert_and_update(record, insert, match)
+        else:
+            match.save(update_fields=MOVE_FIELDS)
     payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
     if prepared:
         payload["conditional"] = True
     notify([s.user for s in seats if prepared or s.seat != seat], "move", payload)
     return record
+
+
+def _insert_sql(record: Move) -> tuple[str, tuple]:
+    query = InsertQuery(Move)
+    query.insert_values([f for f in Move._meta.local_concrete_fields if not f.primary_key], [record])
+    [(sql, params)] = query.get_compiler(connection=connection).as_sql()
+    return sql, tuple(params)
+
+
+def _insert_and_update(record: Move, insert: tuple[str, tuple], match: Match) -> None:
+    """INSERT the move and UPDATE the match's MOVE_FIELDS in one round trip (a data-modifying
+    WITH always runs to completion, whether or not its rows are read)."""
+    match.updated_at = timezone.now()
+    query = UpdateQuery(Match)
+    query.add_update_values({name: getattr(match, name) for name in MOVE_FIELDS})
+    query.add_filter("pk", match.pk)
+    update_sql, update_params = query.get_compiler(connection=connection).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH moved AS ({insert[0]} RETURNING id) {update_sql} RETURNING (SELECT id FROM moved)",
+                       (*insert[1], *update_params))
+        record.pk = cursor.fetchone()[0]
+    record._state.adding, record._state.db = False, connection.alias
 
 
 @transaction.atomic
@@ -115,7 +153,8 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
+    with batched():          # the move's events: one lock and one INSERT, at the end
+        return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
 @transaction.atomic
@@ -124,7 +163,7 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
     """Write an engine's reply, only if its job is still open and the match is still where the
     engine looked (compare-and-set on ply), so a late or duplicated job never moves twice. The job
     is closed with `job_status` either way."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = match_with_seats(match_id, lock=True)
     if match is None:
         return None
     cause = None
@@ -133,9 +172,10 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
         if job is None or not dispatch.job_finish(job_id, job_status, job_error):
             return None
         cause = job.user
-    seats = list(match.seats.select_related("user").order_by("seat"))
+    seats = list(match.seats.all())
     if not (match.ply == ply and dispatch.engine_to_move(match, seats)):
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)
+    with batched():
+        return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)
