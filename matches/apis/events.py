@@ -9,10 +9,12 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.utils.urls import replace_query_param
 
 from matches import wakeup
@@ -126,6 +128,9 @@ class JsonErrors(BaseContentNegotiation):
         return parsers[0] if parsers else None
 
     def select_renderer(self, request, renderers, format_suffix=None):
+        wanted = format_suffix or request.query_params.get(api_settings.URL_FORMAT_OVERRIDE)
+        if wanted not in (None, "json", "sse", "event-stream"):
+            raise NotAcceptable(f"no {wanted!r} format here: the stream is text/event-stream")
         return renderers[0], renderers[0].media_type
 
 
