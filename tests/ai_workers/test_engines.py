@@ -64,12 +64,14 @@ def test_every_level_replies_legally_within_a_scaled_budget(toy_registered):
     state = tictactoe("X..", ".O.", "...")
     for level in LEVELS:
         engine = get_engine(toy_registered, level)
-        result = engine.search(state, limit=engine.default_limit.scaled(0.05), rng=Random(1))
+        limit = engine.default_limit.scaled(0.05)
+        result = engine.search(state, limit=limit, rng=Random(1))
         assert isinstance(result, SearchResult)
         assert result.move in state.legal_moves()
         assert -1.0 <= result.value <= 1.0
         assert result.pv and result.pv[0] == result.move
-        assert result.seconds < 0.5
+        # The search stops at its deadline; the slack covers a busy machine descheduling it.
+        assert limit.seconds is None or result.seconds < 4 * limit.seconds + 0.5
 
 
 def test_registered_table_replaces_the_generic_one(toy_registered, monkeypatch):
