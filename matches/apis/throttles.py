@@ -10,6 +10,7 @@ variables `PEARLSITE_THROTTLE_<SCOPE>`); a rate of None switches that budget off
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
@@ -31,11 +32,12 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
     return int(count), _PERIODS[period.strip()[0]]
 
 
-class _WindowThrottle(BaseThrottle):
+class _WindowThrottle(BaseThrottle, ABC):
     """At most N requests per fixed window of the scope's period, counted per client."""
 
+    @abstractmethod
     def scope_for(self, request: Request, view) -> str | None:
-        raise NotImplementedError
+        """The rate's scope for this request, or None when it is not limited here."""
 
     def ident_for(self, request: Request) -> str:
         user = getattr(request, "user", None)

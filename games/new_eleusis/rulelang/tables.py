@@ -9,6 +9,7 @@ computed per context when it is compared with the rule, which stops at the first
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -42,7 +43,7 @@ def context_text(prev: int, prev2: int | None, n: int, uses_n: bool) -> str:
     return ", ".join(parts)
 
 
-class Verdicts:
+class Verdicts(ABC):
     """What a rule and a guess share: their contexts, verdicts and comparison.
 
     Positions n run from lookback + 1; beyond `n_base` the verdicts repeat with period `n_period`
@@ -74,13 +75,13 @@ class Verdicts:
         """Every (prev, prev2, n) context over `n_values` (default: this expression's N)."""
         return contexts(self.lookback, self.n_values if n_values is None else n_values)
 
+    @abstractmethod
     def mask(self, prev: int, prev2: int | None, n: int) -> int:
         """The 52-bit set of kinds accepted after `prev2`, `prev` at position `n`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def fail_mask(self, prev: int, prev2: int | None, n: int) -> int:
         """Kinds on which the expression has no value (a guess's `case` without `else`)."""
-        raise NotImplementedError
 
     def accepts(self, cur: int, prev: int, prev2: int | None, n: int) -> bool:
         return bool(self.mask(prev, prev2, n) >> cur & 1)
@@ -97,9 +98,9 @@ class Verdicts:
                 return False
         return True
 
+    @abstractmethod
     def _facts(self) -> tuple[bool, bool]:
         """(total, live): a value in every context, and some card right in every context."""
-        raise NotImplementedError
 
     @property
     def is_total(self) -> bool:
