@@ -10,7 +10,14 @@ from django.conf import settings
 from django.db.models import Q
 
 import games
-from matches.models import Analysis, LadderEntry, Match, MatchSeat, Tournament, TournamentEntry
+from matches.models import (
+    Analysis,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    Tournament,
+    TournamentEntry,
+)
 from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, rated_keys, system_for
 from matches.selectors import catalogue
 from matches.selectors import challenges as challenge_selectors

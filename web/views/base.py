@@ -5,10 +5,12 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db import DataError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import register_converter
+from django.views.decorators.http import require_POST
 
 import games
 from matches.errors import CODES, ServiceError, not_found_view
@@ -56,8 +58,9 @@ def not_found_handler(request: HttpRequest, exception=None) -> HttpResponse:
 
 
 def action(redirect_to):
-    """A POST that calls a service: on success back to `redirect_to(request, **kwargs)` (or
-    `{"ok": true}` for the page's script); a refusal becomes a message (or a JSON error)."""
+    """A signed-in player's POST that calls a service: on success back to
+    `redirect_to(request, **kwargs)` (or `{"ok": true}` for the page's script); a refusal becomes a
+    message (or a JSON error). Anonymous visitors go to log in; other methods get 405."""
     def decorate(view):
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs) -> HttpResponse:
@@ -74,5 +77,5 @@ def action(redirect_to):
                 if note:
                     messages.success(request, note)
             return redirect(redirect_to(request, **kwargs))
-        return wrapper
+        return login_required(require_POST(wrapper))
     return decorate

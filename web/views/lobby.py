@@ -58,48 +58,36 @@ def _to_lobby(request, **kwargs) -> str:
     return reverse("web:lobby")
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def challenge_accept(request: HttpRequest, pk: int) -> str:
     challenge = challenges.challenge_accept(challenge_id=pk, user=request.user)
     return "Accepted: the match has started." if challenge.match_id else "Accepted."
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def challenge_decline(request: HttpRequest, pk: int) -> str:
     challenges.challenge_decline(challenge_id=pk, user=request.user)
     return "Challenge declined."
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def challenge_cancel(request: HttpRequest, pk: int) -> str:
     challenges.challenge_cancel(challenge_id=pk, user=request.user)
     return "Challenge withdrawn."
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def tournament_join(request: HttpRequest, pk: int) -> str:
     tournaments.tournament_join(tournament_id=pk, user=request.user)
     return "Entered: your games start with the tournament."
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def tournament_leave(request: HttpRequest, pk: int) -> str:
     tournaments.tournament_leave(tournament_id=pk, user=request.user)
     return "You have left the tournament."
 
 
-@login_required
-@require_POST
 @action(_to_lobby)
 def ladder_join(request: HttpRequest, pk: int) -> str:
     entry = ladders.ladder_join(ladder_id=pk, user=request.user)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from matches.services import analysis, offers, play, results
 from web import selectors
@@ -75,8 +74,6 @@ def _to_match(request, pk: int) -> str:
     return reverse("web:match", kwargs={"pk": pk})
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_move(request: HttpRequest, pk: int) -> str:
     # A clicked move (a button or the board), else the typed text, else the list's choice.
@@ -87,24 +84,18 @@ def match_move(request: HttpRequest, pk: int) -> str:
     return f"Played {played.record.notation}."
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_resign(request: HttpRequest, pk: int) -> str:
     results.match_resign(match_id=pk, user=request.user)
     return "You resigned."
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_abort(request: HttpRequest, pk: int) -> str:
     results.match_abort(match_id=pk, user=request.user)
     return "The match is aborted."
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_draw(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
@@ -113,8 +104,6 @@ def match_draw(request: HttpRequest, pk: int) -> str:
             "withdraw": "Draw offer withdrawn."}.get(verb, "")
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_takeback(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
@@ -123,8 +112,6 @@ def match_takeback(request: HttpRequest, pk: int) -> str:
             "withdraw": "Takeback request withdrawn."}.get(verb, "")
 
 
-@login_required
-@require_POST
 @action(_to_match)
 def match_analysis(request: HttpRequest, pk: int) -> str:
     analysis.analysis_request(match_id=pk, user=request.user, level=request.POST.get("level", "medium"))

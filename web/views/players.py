@@ -1,11 +1,11 @@
 """Games and their rules, players and rating tables."""
 from __future__ import annotations
 
-import games as rules_library
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+import games as rules_library
 from matches.selectors import catalogue
 from matches.selectors.players import player_profile
 from web import selectors
