@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency clean
+.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,10 @@ bench-moves: install
 
 bench-engines: install
 	$(PY) -m bench.engines
+
+# The level table of docs/engines.md §5: 100 games per pairing, about 1.5 hours on 2 cores.
+bench-levels: install
+	$(PY) -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
 HTTP_SMOKE_ARGS := --clients 1,8 --seconds 2 --json var/bench/http-smoke.json

@@ -19,7 +19,7 @@ import games
 
 from .analysis import judge, scale_for
 from .base import Limit, outcome_rewards, to_value
-from .table import get_engine
+from .table import get_analyser, get_engine
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def run_analysis(job: EngineJob) -> list[dict]:
     principal line, and the judgement of analysis.py (value after the move, loss, class,
     accuracy)."""
     rules = games.get_game(job.game)
-    engine = get_engine(job.game, job.level)
+    engine = get_analyser(job.game, job.level)
     state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
     limit = Limit(seconds=job.seconds)
     searched = []                       # (ply, state before, played, state after, result)

@@ -38,3 +38,27 @@ class PlainMovePolicy(Engine):
         plain = [m for m in moves if len(str(m)) == shortest]
         move = plain[rng.randrange(len(plain))]
         return SearchResult(move=move, value=0.0, pv=[move], nodes=len(moves))
+
+
+class Erring(Engine):
+    """A lower level that errs on purpose: on a `rate` share of its moves (drawn before the search,
+    from the search's rng) it plays a random other legal move instead of the one its search found.
+    Search depth alone barely separates levels in drawn-out games; a known error rate does, at
+    every budget. The reported value is still the search's. Analysis uses `searcher`, which never
+    errs."""
+
+    def __init__(self, searcher: Engine, rate: float) -> None:
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"an error rate lies in [0, 1], not {rate!r}")
+        super().__init__(searcher.level, searcher.default_limit)
+        self.searcher, self.rate = searcher, rate
+
+    def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
+        errs = rng.random() < self.rate
+        found = self.searcher._search(state, limit, rng, budget)
+        others = [m for m in state.legal_moves() if m != found.move] if errs else []
+        if not others:
+            return found
+        move = others[rng.randrange(len(others))]
+        return SearchResult(move=move, value=found.value, pv=[move], nodes=found.nodes,
+                            depth=found.depth)

@@ -13,7 +13,7 @@ import games
 from .alphabeta import AlphaBetaEngine
 from .base import LEVELS, Engine, Evaluator, Limit, UnknownLevelError
 from .mcts import MCTSEngine
-from .simple import PlainMovePolicy, RandomEngine
+from .simple import Erring, PlainMovePolicy, RandomEngine
 
 EngineFactory = Callable[[], Engine]
 
@@ -26,26 +26,39 @@ DEFAULT_LIMITS: Mapping[str, Limit] = {
 }
 
 
-def per_level(make: Callable[[str, Limit], Engine]) -> dict[str, EngineFactory]:
-    """random, then `make(level, budget)` at each further level's default budget."""
+#: The share of moves the searching levels of two-player games replace by a random legal move
+#: (measured by bench.levels: without it, easy and medium draw each other and the next level).
+ERROR_RATES: Mapping[str, float] = {"easy": 0.25, "medium": 0.1, "strong": 0.0}
+
+
+def per_level(make: Callable[[str, Limit], Engine], erring: bool = False) -> dict[str, EngineFactory]:
+    """random, then `make(level, budget)` at each further level's default budget; with `erring`,
+    each level errs at its ERROR_RATES share of moves."""
     table: dict[str, EngineFactory] = {"random": RandomEngine}
     for level in LEVELS[1:]:
-        table[level] = lambda level=level: make(level, DEFAULT_LIMITS[level])
+        if erring and ERROR_RATES[level]:
+            table[level] = lambda level=level: Erring(make(level, DEFAULT_LIMITS[level]),
+                                                      ERROR_RATES[level])
+        else:
+            table[level] = lambda level=level: make(level, DEFAULT_LIMITS[level])
     return table
 
 
 def mcts_levels(evaluator: Callable[[], Evaluator] = Evaluator, **settings) -> dict[str, EngineFactory]:
-    """random + UCT at the easy, medium and strong budgets, with one evaluator and settings."""
-    return per_level(lambda level, limit: MCTSEngine(level, limit, evaluator(), **settings))
+    """random + UCT at the easy, medium and strong budgets, with one evaluator and settings
+    (easy and medium erring at their ERROR_RATES)."""
+    return per_level(lambda level, limit: MCTSEngine(level, limit, evaluator(), **settings),
+                     erring=True)
 
 
 def alphabeta_levels(evaluator: Callable[[], Evaluator], easy_depth: int = 2) -> dict[str, EngineFactory]:
-    """random; easy: alpha-beta `easy_depth` plies deep; medium and strong: full alpha-beta;
+    """random; easy: alpha-beta `easy_depth` plies deep; medium and strong: full alpha-beta
+    (easy and medium erring at their ERROR_RATES);
     `uct` (extra level): UCT with the same evaluator at the medium budget, for comparison."""
     def make(level: str, limit: Limit) -> Engine:
         depth = {"max_depth": easy_depth} if level == "easy" else {}
         return AlphaBetaEngine(level, limit, evaluator(), **depth)
-    return {**per_level(make), "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator())}
+    return {**per_level(make, erring=True), "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator())}
 
 
 GENERIC_LEVELS: Mapping[str, EngineFactory] = mcts_levels()
@@ -80,3 +93,10 @@ def get_engine(slug: str, level: str) -> Engine:
         raise UnknownLevelError(
             f"unknown engine level {level!r} for {slug}; choose from {list(table)}") from None
     return factory()
+
+
+def get_analyser(slug: str, level: str) -> Engine:
+    """`slug`'s engine at `level` without its deliberate errors: analysis reports what the level's
+    search finds, never a move it played on purpose at random."""
+    engine = get_engine(slug, level)
+    return engine.searcher if isinstance(engine, Erring) else engine

@@ -1,0 +1,374 @@
+"""The engine level table: each level against the next, and the strong level against plain UCT.
+
+    python -m bench.levels                                  # every game, 100 games per pairing
+    python -m bench.levels hasami-shogi glaisher --games 20 --workers 2
+    python -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
+
+Pairings, for every two-seat game (and Pearl Survival at two seats): `easy` against `random`,
+`medium` against `easy`, `strong` against `medium`, and `strong` against plain UCT (random
+rollouts, no evaluator) at equal time, the strong level's budget each. The games of a pairing
+alternate the seats, so half are played with each seat order; game i uses seed i.
+
+Budgets. Every engine gets its level's time budget times `--scale`, as a node budget: the bench
+first measures the engine's own speed on this machine (nodes per CPU second over a few positions of
+the game) and converts. Node budgets make a long run reproducible and blind to other load on the
+machine; CPU seconds make the conversion blind to it too.
+
+Elo. A pairing's score is s = (wins + draws / 2) / games for the first-named engine; its Elo
+difference is 400·log10(s / (1 − s)), and the 95 % interval is the Wilson score interval on s,
+converted the same way (so an unbeaten pairing still gets a finite lower bound).
+
+New Eleusis (hidden information, 4–8 seats) plays four seats, two per level, seated ABAB and BABA
+in turn, each level with its own (unscaled) budget, since those levels differ by the candidate
+rules they consider and answer well within it; each of A's seats meets each of B's seats by
+final score. Pearl Maze (one seat) prints
+each level's walk from the standard starts.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from random import Random
+
+import games
+from ai_workers.engines import Engine, Limit, MCTSEngine, get_engine
+
+Z95 = 1.959964
+UCT = "plain-uct"
+LADDER = (("easy", "random"), ("medium", "easy"), ("strong", "medium"))
+#: Two-player games whose first mover wins with perfect play (docs/engines.md §1.2).
+DECIDED_FROM_THE_START = {"pearl-yard"}
+DEFAULT_ENTRIES = ("pearl-maze", "dai-hasami-shogi", "glaisher", "hasami-shogi",
+                   "hasami-shogi:tenbin", "latrunculi", "mak-yek", "pearl-five", "pearl-survival",
+                   "pearl-war", "pearl-yard", "ring-rugby", "new-eleusis")
+
+
+# -- statistics ----------------------------------------------------------------------------------
+def elo(score: float) -> float:
+    """The Elo difference that predicts `score` (±inf at 1 and 0)."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion `score` observed over `n` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Pairing:
+    """The tally of engine A (the first-named) against engine B. Wins, draws and losses count
+    seat-against-seat meetings (one per two-seat game, four per four-seat game); the score is the
+    mean of the games' scores, and the interval counts games, not meetings."""
+
+    game: str
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    capped: int = 0
+    plies: int = 0
+    games: int = 0
+    points: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.5
+
+    def interval(self) -> tuple[float, float]:
+        low, high = wilson(self.score, self.games)
+        return elo(low), elo(high)
+
+    def as_dict(self) -> dict:
+        low, high = self.interval()
+        return {**asdict(self), "score": self.score, "elo": _finite(elo(self.score)),
+                "elo_low": _finite(low), "elo_high": _finite(high)}
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) else round(value, 1)
+
+
+def signed(value: float) -> str:
+    if math.isinf(value):
+        return "+∞" if value > 0 else "−∞"
+    return f"{value:+.0f}".replace("-", "−")
+
+
+# -- engines and budgets -------------------------------------------------------------------------
+def make_engine(slug: str, level: str) -> Engine:
+    if level == UCT:
+        return MCTSEngine(UCT, Limit(seconds=1.0))
+    return get_engine(slug, level)
+
+
+def level_seconds(slug: str, level: str) -> float | None:
+    """The level's own time budget (plain UCT takes the strong level's)."""
+    return get_engine(slug, "strong" if level == UCT else level).default_limit.seconds
+
+
+def sample_positions(slug: str, variant: str | None, players: int, count: int = 3) -> list:
+    """The start and a few positions reached by random play from it (never a finished one)."""
+    game, rng = games.get_game(slug), Random(7)
+    positions = []
+    for index in range(count):
+        state = game.new_state(players=players, seed=index, variant=variant)
+        for _ in range(12 * index):
+            following = state.apply(rng.choice(state.legal_moves()))
+            if following.is_terminal:
+                break
+            state = following
+        positions.append(state)
+    return positions
+
+
+def node_rate(slug: str, variant: str | None, players: int, level: str,
+              probe_seconds: float = 0.25) -> float | None:
+    """The engine's nodes per CPU second over the sample positions, counting only the probes
+    that ran into the budget (None if it answered early everywhere, as a proof does)."""
+    nodes, cpu = 0, 0.0
+    for state in sample_positions(slug, variant, players):
+        started = time.process_time()
+        result = make_engine(slug, level).search(state, limit=Limit(seconds=probe_seconds),
+                                                 rng=Random(0))
+        if result.seconds >= probe_seconds / 2:
+            cpu += time.process_time() - started
+            nodes += result.nodes
+    return nodes / cpu if nodes and cpu > 0 else None
+
+
+def node_budget(slug: str, variant: str | None, players: int, level: str,
+                scale: float) -> int | None:
+    """The level's scaled time budget in the engine's own nodes, from its CPU-time speed here.
+    An engine that answers before its budget everywhere (a proof, a policy that does not search)
+    gets the medium level's rate, or, if that one does not search either, None: it plays with
+    its own budget, which it does not use up."""
+    seconds = level_seconds(slug, level)
+    if seconds is None:                       # the random player: one node, no search
+        return 1
+    rate = node_rate(slug, variant, players, level) or node_rate(slug, variant, players, "medium")
+    return None if rate is None else max(1, round(rate * seconds * scale))
+
+
+# -- playing -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameTask:
+    """One game as plain data, so that worker processes can play it."""
+
+    slug: str
+    variant: str | None
+    seats: tuple[tuple[str, int | None], ...]    # (engine level, node budget or None) per seat
+    seed: int
+    opening_plies: int
+    max_plies: int
+
+
+def play(task: GameTask) -> dict:
+    """Play one game to its end (or the cap); the final scores, winners and length."""
+    game = games.get_game(task.slug)
+    state = game.new_state(players=len(task.seats), seed=task.seed, variant=task.variant)
+    engines = [make_engine(task.slug, level) for level, _ in task.seats]
+    limits = [engine.default_limit if nodes is None else Limit(nodes=nodes)
+              for engine, (_, nodes) in zip(engines, task.seats)]
+    rng = Random(task.seed)
+    for _ in range(task.opening_plies):
+        following = state.apply(rng.choice(state.legal_moves()))
+        if following.is_terminal:
+            break
+        state = following
+    while not state.is_terminal and state.ply < task.max_plies:
+        seat = state.current_player
+        state = state.apply(engines[seat].search(state, limit=limits[seat], rng=rng).move)
+    if not state.is_terminal:
+        return {"ply": state.ply, "finished": False, "winners": [], "scores": []}
+    return {"ply": state.ply, "finished": True, "winners": list(state.outcome.winners),
+            "scores": list(state.outcome.scores)}
+
+
+def seatings(players: int, n_games: int) -> list[tuple[bool, ...]]:
+    """For each game, which seats A takes: the two games of a pair swap them (two seats: A first,
+    then B first; four seats: ABAB, then BABA)."""
+    out = []
+    for index in range(n_games):
+        first = index % 2 == 0
+        out.append(tuple((seat % 2 == 0) == first for seat in range(players)))
+    return out
+
+
+def tally(pairing: Pairing, seating: tuple[bool, ...], result: dict) -> None:
+    """Add one game: A's seats meet B's seats pairwise (by winners; by score with 3+ seats), and
+    the game scores A's share of those meetings."""
+    pairing.games += 1
+    pairing.plies += result["ply"]
+    a_seats = [s for s, is_a in enumerate(seating) if is_a]
+    b_seats = [s for s, is_a in enumerate(seating) if not is_a]
+    meetings = [(a, b) for a in a_seats for b in b_seats]
+    if not result["finished"]:
+        pairing.capped += 1
+        pairing.draws += len(meetings)
+        pairing.points += 0.5
+        return
+    winners, scores = set(result["winners"]), result["scores"]
+    points = 0.0
+    for a, b in meetings:
+        if len(seating) == 2:
+            a_value, b_value = a in winners, b in winners
+        else:
+            a_value, b_value = scores[a], scores[b]
+        if a_value > b_value:
+            pairing.wins += 1
+            points += 1.0
+        elif a_value < b_value:
+            pairing.losses += 1
+        else:
+            pairing.draws += 1
+            points += 0.5
+    pairing.points += points / len(meetings)
+
+
+def entry_players(slug: str) -> int:
+    game = games.get_game(slug)
+    return 4 if game.has_hidden_information else max(2, game.min_players)
+
+
+def run_pairings(entries: list[str], args) -> list[Pairing]:
+    """Every pairing of every entry, its games spread over `args.workers` processes."""
+    plan = []            # (pairing, seating, task)
+    for entry in entries:
+        slug, _, variant = entry.partition(":")
+        variant = variant or None
+        players = entry_players(slug)
+        opening = 0 if games.get_game(slug).has_hidden_information else args.opening_plies
+        if games.get_game(slug).has_hidden_information:
+            # Its levels differ by what they consider, not by search (ai_workers/engines/
+            # eleusis.py), and they answer well within their own budgets: play with those.
+            budgets = dict.fromkeys(("random", "easy", "medium", "strong"))
+        else:
+            budgets = {level: node_budget(slug, variant, players, level, args.scale)
+                       for level in ("random", "easy", "medium", "strong", UCT)}
+        print(f"{entry}: node budgets " + ", ".join(
+            f"{k} {'own' if v is None else format(v, ',')}" for k, v in budgets.items()),
+              flush=True)
+        pairs = list(LADDER)
+        if not games.get_game(slug).has_hidden_information:
+            pairs.append(("strong", UCT))
+        for a, b in pairs:
+            pairing = Pairing(entry, a, b)
+            for index, seating in enumerate(seatings(players, args.games)):
+                seats = tuple((a, budgets[a]) if is_a else (b, budgets[b]) for is_a in seating)
+                task = GameTask(slug, variant, seats, args.seed + index // 2, opening,
+                                args.max_plies)
+                plan.append((pairing, seating, task))
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for done, ((pairing, seating, _), result) in enumerate(
+                zip(plan, pool.map(play, [task for _, _, task in plan], chunksize=1)), 1):
+            tally(pairing, seating, result)
+            if pairing.games == args.games:
+                print_row(pairing, time.perf_counter() - started, done, len(plan))
+    pairings, seen = [], set()
+    for pairing, _, _ in plan:
+        if id(pairing) not in seen:
+            seen.add(id(pairing))
+            pairings.append(pairing)
+    return pairings
+
+
+def print_row(pairing: Pairing, elapsed: float, done: int, total: int) -> None:
+    low, high = pairing.interval()
+    print(f"  {pairing.game:<22} {pairing.a:>7} vs {pairing.b:<10} {pairing.wins:>4}/"
+          f"{pairing.draws:>3}/{pairing.losses:>4}  score {100 * pairing.score:5.1f}%  "
+          f"Elo {signed(elo(pairing.score)):>5} [{signed(low)}, {signed(high)}]  "
+          f"{pairing.plies / pairing.games:6.1f} plies  ({done}/{total} games, {elapsed:.0f}s)",
+          flush=True)
+
+
+def puzzle_walks(args) -> list[dict]:
+    """Pearl Maze: each level's walk from each standard start, at its scaled node budget."""
+    game, rows = games.get_game("pearl-maze"), []
+    for variant in ("standard", "outside"):
+        for level in ("random", "easy", "medium", "strong"):
+            nodes = node_budget("pearl-maze", variant, 1, level, args.puzzle_scale)
+            state, engine, rng = game.new_state(players=1, variant=variant), \
+                make_engine("pearl-maze", level), Random(0)
+            while not state.is_terminal:
+                limit = engine.default_limit if nodes is None else Limit(nodes=nodes)
+                state = state.apply(engine.search(state, limit=limit, rng=rng).move)
+            rows.append({"variant": variant, "level": level, "nodes": nodes,
+                         "walk": state.outcome.scores[0]})
+            print(f"  pearl-maze {variant:<9} {level:<7} walk {state.outcome.scores[0]:>4.0f}",
+                  flush=True)
+    return rows
+
+
+# -- reporting -----------------------------------------------------------------------------------
+def markdown(pairings: list[Pairing], walks: list[dict], args) -> str:
+    lines = [f"Measured by `python -m bench.levels --games {args.games} --scale {args.scale:g}`: "
+             f"{args.games} games per pairing in pairs that share a "
+             f"start ({args.opening_plies} random plies) and swap the seats, each level at "
+             f"{args.scale:g} × its time budget as nodes.", "",
+             "| game | pairing | W / D / L | score | Elo difference [95 % interval] | plies |",
+             "|---|---|---|---|---|---|"]
+    for p in pairings:
+        low, high = p.interval()
+        lines.append(f"| {p.game} | {p.a} vs {p.b} | {p.wins} / {p.draws} / {p.losses} | "
+                     f"{100 * p.score:.1f} % | {signed(elo(p.score))} [{signed(low)}, "
+                     f"{signed(high)}] | {p.plies / max(p.games, 1):.0f} |")
+    if walks:
+        lines += ["", "| Pearl Maze start | level | walk |", "|---|---|---|"]
+        lines += [f"| {w['variant']} | {w['level']} | {w['walk']:.0f} |" for w in walks]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("entries", nargs="*", help="games, `slug` or `slug:variant` "
+                        "(default: every game, and the tenbin variant of Hasami Shogi)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing (even)")
+    parser.add_argument("--scale", type=float, default=0.02,
+                        help="factor on every level's time budget")
+    parser.add_argument("--puzzle-scale", type=float, default=0.2,
+                        help="factor on every level's time budget for Pearl Maze's walks")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--opening-plies", type=int, default=2,
+                        help="random plies that open each pair of games")
+    parser.add_argument("--max-plies", type=int, default=300,
+                        help="a game still running after this many plies counts as a draw")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--markdown", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error("--games must be even, so that both seat orders are played equally")
+    entries = list(args.entries or DEFAULT_ENTRIES)
+    walks = puzzle_walks(args) if "pearl-maze" in entries else []
+    pairings = run_pairings([e for e in entries if e != "pearl-maze"], args)
+    text = markdown(pairings, walks, args)
+    print("\n" + text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"games": args.games, "scale": args.scale,
+                                         "pairings": [p.as_dict() for p in pairings],
+                                         "pearl_maze": walks}, indent=2))
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""Level design and the level-table bench: deliberate errors, analysis without them, Elo figures."""
+from __future__ import annotations
+
+import math
+from random import Random
+
+import pytest
+
+import games
+from ai_workers.engines import Limit, get_engine
+from ai_workers.engines.simple import Erring, RandomEngine
+from ai_workers.engines.table import ERROR_RATES, get_analyser
+from bench.levels import GameTask, Pairing, elo, play, seatings, tally, wilson
+
+from .toygames import TicTacToe, TicTacToeState, tictactoe
+
+
+class FirstMove(RandomEngine):
+    """Always the first legal move: a stand-in search whose choice is known."""
+
+    def _search(self, state, limit, rng, budget):
+        found = super()._search(state, limit, rng, budget)
+        first = state.legal_moves()[0]
+        return type(found)(move=first, value=0.25, pv=[first], nodes=7)
+
+
+def test_an_erring_level_errs_at_its_rate_and_keeps_the_search_value():
+    state, engine = tictactoe("X..", ".O.", "..."), Erring(FirstMove("medium"), 0.3)
+    first = state.legal_moves()[0]
+    replies = [engine.search(state, limit=Limit(nodes=1), rng=Random(seed)) for seed in range(400)]
+    errors = [r for r in replies if r.move != first]
+    assert 0.22 < len(errors) / len(replies) < 0.38
+    assert all(r.move in state.legal_moves() and r.pv == [r.move] for r in errors)
+    assert all(r.value == 0.25 and r.nodes == 7 for r in replies)
+    assert [r.move for r in replies[:20]] == [
+        engine.search(state, limit=Limit(nodes=1), rng=Random(seed)).move for seed in range(20)]
+
+
+def test_error_rates_fall_with_the_level_and_are_checked():
+    assert ERROR_RATES["easy"] > ERROR_RATES["medium"] > ERROR_RATES["strong"] == 0.0
+    with pytest.raises(ValueError):
+        Erring(FirstMove("easy"), 1.5)
+
+
+def test_play_levels_err_but_analysis_never_does():
+    assert isinstance(get_engine("hasami-shogi", "medium"), Erring)
+    assert not isinstance(get_engine("hasami-shogi", "strong"), Erring)
+    analyser = get_analyser("hasami-shogi", "medium")
+    assert not isinstance(analyser, Erring) and analyser.level == "medium"
+    assert not isinstance(get_analyser("new-eleusis", "easy"), Erring)
+
+
+def test_elo_and_its_wilson_interval():
+    assert elo(0.5) == 0.0
+    assert elo(0.64) == pytest.approx(100.0, abs=1.0)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+    low, high = wilson(1.0, 100)
+    assert 0.95 < low < 0.97 and high == 1.0          # unbeaten still has a finite lower bound
+    low, high = wilson(0.5, 100)
+    assert low == pytest.approx(1 - high) and 0.40 < low < 0.41
+
+
+def test_pairings_count_both_seat_orders_and_pairwise_scores():
+    assert seatings(2, 4) == [(True, False), (False, True), (True, False), (False, True)]
+    assert seatings(4, 2) == [(True, False, True, False), (False, True, False, True)]
+    pairing = Pairing("g", "strong", "medium")
+    tally(pairing, (True, False), {"ply": 10, "finished": True, "winners": [0], "scores": [1, 0]})
+    tally(pairing, (False, True), {"ply": 20, "finished": True, "winners": [], "scores": [.5, .5]})
+    tally(pairing, (False, True), {"ply": 30, "finished": False, "winners": [], "scores": []})
+    assert (pairing.wins, pairing.draws, pairing.losses, pairing.capped) == (1, 2, 0, 1)
+    assert pairing.games == 3 and pairing.score == pytest.approx(2 / 3)
+    four = Pairing("g", "strong", "medium")
+    tally(four, (True, False, True, False),
+          {"ply": 5, "finished": True, "winners": [0], "scores": [9, 3, 3, 5]})
+    # seat 0 (9) beats seats 1 (3) and 3 (5); seat 2 (3) ties seat 1 and loses to seat 3
+    assert (four.wins, four.draws, four.losses) == (2, 1, 1)
+    assert four.games == 1 and four.score == pytest.approx(0.625)
+    four.points, four.games = 62.5, 100      # the interval counts games, not meetings
+    assert four.interval()[0] == pytest.approx(elo(wilson(0.625, 100)[0]))
+
+
+def test_a_bench_game_is_reproducible_from_its_plain_data(monkeypatch):
+    monkeypatch.setitem(games.GAMES, TicTacToe.slug, TicTacToeState.game)
+    task = GameTask(TicTacToe.slug, None, (("strong", 200), ("random", 1)), seed=3,
+                    opening_plies=2, max_plies=20)
+    first = play(task)
+    assert first == play(task) and first["finished"] and first["ply"] <= 9
