@@ -23,6 +23,8 @@ table (table.py) maps each slug to its engines; per-game modules fill it on impo
 | new-eleusis (hidden information)       | induction scientist, Prophet, God (eleusis.py)     |
 | other hidden-information games         | PlainMovePolicy (own legal moves only)             |
 
+In two-player games easy and medium also err on purpose on 25 % and 10 % of their moves
+(`table.ERROR_RATES`); `get_analyser` gives a level's engine without those errors.
 Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
 `solvers/` proves Pearl Maze and Pearl Yard (`manage.py solve`); `analysis.py` turns analysed
 values into losses, classes and accuracy (docs/engines.md).
@@ -35,7 +37,9 @@ from .base import (
 from .alphabeta import AlphaBetaEngine
 from .mcts import MCTSEngine
 from .simple import PlainMovePolicy, RandomEngine
-from .table import DEFAULT_LIMITS, ENGINE_TABLE, get_engine, levels_for, register_levels
+from .table import (
+    DEFAULT_LIMITS, ENGINE_TABLE, get_analyser, get_engine, levels_for, register_levels,
+)
 
 # Per-game modules fill the engine table on import.
 from . import glaisher, hasami, pearl, ring_rugby  # noqa: E402,F401
@@ -44,6 +48,6 @@ from . import eleusis  # noqa: E402,F401  (New Eleusis: induction scientist, Pro
 __all__ = [
     "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator",
     "Limit", "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
-    "UnknownLevelError", "get_engine", "levels_for", "outcome_rewards", "register_levels",
+    "UnknownLevelError", "get_analyser", "get_engine", "levels_for", "outcome_rewards", "register_levels",
     "to_value",
 ]
