@@ -11,9 +11,10 @@ from importlib import import_module
 
 from .core import (
     Game, GameError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidOptionsError,
-    InvalidStateError, NotYourTurnError, OptionSpec, Outcome, State, Termination,
-    UnknownGameError, perft, random_playout, seeded_rng,
+    InvalidStateError, NotYourTurnError, OptionSpec, Outcome, State, Termination, perft,
+    random_playout, seeded_rng,
 )
+from .errors import UnknownGameError
 from .registry import GAMES, get_game, register
 
 _GAME_MODULES: tuple[str, ...] = (

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from .errors import (
     GameError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidOptionsError,
-    InvalidStateError, NotYourTurnError, UnknownGameError,
+    InvalidStateError, NotYourTurnError,
 )
 from .notation import GRAMMARS, Grammar
 from .options import OptionSpec, options_schema

@@ -1,7 +1,8 @@
 """The catalogue of games: `GAMES` maps slug → Game instance."""
 from __future__ import annotations
 
-from .core import Game, UnknownGameError
+from .core import Game
+from .errors import UnknownGameError
 
 GAMES: dict[str, Game] = {}
 

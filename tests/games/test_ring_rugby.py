@@ -773,7 +773,8 @@ class Plain:
         out = set()
         for d in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             near, far = (p[0] + d[0], p[1] + d[1]), (p[0] + 2 * d[0], p[1] + 2 * d[1])
-            enemy = lambda q: self.on(q) and q in self.pieces and self.pieces[q][0] != self.side
+            def enemy(q):
+                return self.on(q) and q in self.pieces and self.pieces[q][0] != self.side
             if enemy(near):
                 t = near
             elif self.empty_on(near) and enemy(far) and not self.pieces[far][1]:
@@ -819,7 +820,8 @@ class Plain:
     def knock(self, a, t, pieces, off):
         d = ((t[0] > a[0]) - (t[0] < a[0]), (t[1] > a[1]) - (t[1] < a[1]))
         t1, t2 = (t[0] + d[0], t[1] + d[1]), (t[0] + 2 * d[0], t[1] + 2 * d[1])
-        taken = lambda q: q in pieces or any(c == q for c, _ in off)
+        def taken(q):
+            return q in pieces or any(c == q for c, _ in off)
         if not self.on(t1):
             k = t1
         elif self.on(t2):

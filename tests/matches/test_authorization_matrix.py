@@ -72,8 +72,6 @@ MATRIX = {
     ("ladder-challenge", "POST"): ("ladder", {"opponent": "alice"}, {**_auth(403), "player": 400, "opponent": 201}),
     ("event-list", "GET"): (None, None, _auth(200)),
     ("event-stream", "GET"): (None, None, _auth(200)),
-    ("match-rematch", "POST"): ("finished", None, _seated(201, 201)),
-    ("game-rules", "GET"): ("game", None, _all(200)),
     ("match-conditional", "GET"): ("match", None, _seated(200, 200)),
     ("match-conditional", "PUT"): ("match", {"lines": []}, _seated(409, 200)),
     ("match-conditional", "DELETE"): ("match", None, _seated(204, 204)),
