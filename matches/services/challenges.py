@@ -20,6 +20,7 @@ from matches.selectors.clocks import parse_time_control
 from .accounts import AI_PREFIX
 from .events import notify
 from .play import match_start
+from .standings import ladder_challenge_forfeit
 
 User = get_user_model()
 
@@ -128,7 +129,8 @@ def challenge_accept(*, challenge_id: int, user) -> Challenge:
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user) -> Challenge:
     """Decline a challenge you were invited to; someone who took an open seat leaves it instead
-    (it is open again), so nobody can end another player's open challenge."""
+    (it is open again), so nobody can end another player's open challenge. Declining a ladder
+    challenge is the defender's forfeit."""
     challenge = _locked_challenge(challenge_id)
     seat = first_or_error(challenge.seats.filter(user=user).exclude(user=challenge.created_by),
                           "not_invited", "only an invited player can decline")
@@ -140,6 +142,8 @@ def challenge_decline(*, challenge_id: int, user) -> Challenge:
     challenge.status = Challenge.Status.DECLINED
     challenge.save(update_fields=["status", "updated_at"])
     notify([challenge.created_by], "challenge_declined", {"challenge": challenge.pk, "by": user.username})
+    if challenge.ladder_id:
+        ladder_challenge_forfeit(challenge)
     return challenge
 
 

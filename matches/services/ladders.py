@@ -1,7 +1,8 @@
 """Ranked ladders: anyone may open one; players join at the bottom, challenge a player up to
 `challenge_reach` ranks above, and take their rank by beating them (`standings` moves the ranks
-when the match ends). One active challenge per pair and per challenger; a challenge left
-unanswered for `answer_days` is declined by the server and counts as the defender's forfeit."""
+when the match ends). One active challenge per pair and per challenger; a challenge the defender
+declines, or leaves unanswered for `answer_days` (the server then declines it), counts as the
+defender's forfeit."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -15,8 +16,7 @@ from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, Ladder, LadderEntry, LadderEvent, Match
 
 from .challenges import challenge_create
-from .events import notify
-from .standings import ladder_forfeit
+from .standings import ladder_challenge_forfeit
 
 
 def _ladder(ladder_id: int, lock: bool = False) -> Ladder:
@@ -98,19 +98,10 @@ def ladder_forfeit_unanswered(now=None) -> list[int]:
         cutoff = now - timedelta(days=ladder.answer_days)
         for challenge in (Challenge.objects.select_for_update(skip_locked=True)
                           .filter(ladder=ladder, status=Challenge.Status.OPEN, created_at__lt=cutoff)):
-            _forfeit(ladder, challenge)
+            challenge.status = Challenge.Status.DECLINED
+            challenge.save(update_fields=["status", "updated_at"])
+            ladder_challenge_forfeit(challenge)
             forfeited.append(challenge.pk)
     return forfeited
 
 
-def _forfeit(ladder: Ladder, challenge: Challenge) -> None:
-    challenge.status = Challenge.Status.DECLINED
-    challenge.save(update_fields=["status", "updated_at"])
-    defender_seat = challenge.seats.exclude(user_id=challenge.created_by_id).select_related("user").first()
-    entries = {e.user_id: e for e in LadderEntry.objects.select_for_update().filter(
-        ladder=ladder, user_id__in=[challenge.created_by_id, defender_seat.user_id]).order_by("pk")}
-    if len(entries) == 2:
-        challenger, defender = entries[challenge.created_by_id], entries[defender_seat.user_id]
-        ladder_forfeit(challenger, defender, defender, challenge_id=challenge.pk)
-    notify([challenge.created_by, defender_seat.user], "ladder_forfeit",
-           {"ladder": ladder.pk, "challenge": challenge.pk, "forfeited_by": defender_seat.user.username})

@@ -11,7 +11,9 @@ from django.db.models import F
 from django.utils import timezone
 
 import games
-from matches.models import LadderEntry, LadderEvent, Match, MatchSeat, Move, TournamentGame
+from matches.models import Challenge, LadderEntry, LadderEvent, Match, MatchSeat, Move, TournamentGame
+
+from .events import notify
 
 TOURNAMENT_ADVANCE_TASK = "matches.tasks.tournament_advance"
 
@@ -80,6 +82,21 @@ def ladder_forfeit(challenger: LadderEntry, defender: LadderEntry, loser: Ladder
         _climb(challenger, defender)
     _ladder_event(LadderEvent.Kind.FORFEITED, challenger, defender, forfeited_by=loser.user_id,
                   challenge_id=challenge_id, match_id=match_id)
+
+
+def ladder_challenge_forfeit(challenge: Challenge) -> None:
+    """The defender of a declined ladder challenge forfeits it (declined by them, or by the
+    server when the answer window ran out): the challenger climbs as if they had won."""
+    defender_seat = challenge.seats.exclude(user_id=challenge.created_by_id).select_related("user").first()
+    entries = {e.user_id: e for e in LadderEntry.objects.select_for_update().filter(
+        ladder_id=challenge.ladder_id, user_id__in=[challenge.created_by_id, defender_seat.user_id])
+        .order_by("pk")}
+    if len(entries) == 2:
+        challenger, defender = entries[challenge.created_by_id], entries[defender_seat.user_id]
+        ladder_forfeit(challenger, defender, defender, challenge_id=challenge.pk)
+    notify([challenge.created_by, defender_seat.user], "ladder_forfeit",
+           {"ladder": challenge.ladder_id, "challenge": challenge.pk,
+            "forfeited_by": defender_seat.user.username})
 
 
 def _climb(challenger: LadderEntry, defender: LadderEntry) -> None:

@@ -61,8 +61,8 @@ def test_a_defender_who_wins_keeps_the_rank(as_alice, as_bob, ladder):
 def test_ladder_errors(as_alice, as_bob, ladder):
     response = as_alice.post(f"/api/v1/ladders/{ladder.pk}/challenges/", {"opponent": "bob"}, format="json")
     assert response.status_code == 403 and response.json()["code"] == "not_on_ladder"
-    assert as_alice.post("/api/v1/ladders/99/join/").json()["code"] == "ladder_not_found"
-    assert as_alice.get("/api/v1/ladders/99/history/").json()["code"] == "ladder_not_found"
+    assert as_alice.post(f"/api/v1/ladders/{ladder.pk + 1000}/join/").json()["code"] == "ladder_not_found"
+    assert as_alice.get(f"/api/v1/ladders/{ladder.pk + 1000}/history/").json()["code"] == "ladder_not_found"
 
 
 def test_anyone_opens_a_ladder(as_alice, anon):

@@ -46,6 +46,18 @@ def test_one_active_challenge_per_pair_and_per_challenger(ladder, users):
     assert _challenge(ladder, cid, ben).status == Challenge.Status.OPEN                     # over: again
 
 
+def test_declining_a_ladder_challenge_is_the_defenders_forfeit(ladder, users):
+    ann, ben, cid = users
+    challenge = _challenge(ladder, cid, ann)
+    challenges.challenge_decline(challenge_id=challenge.pk, user=ann)
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.DECLINED
+    assert _ranks(ladder) == ["cid", "ann", "ben"]
+    assert LadderEntry.objects.get(user=ann).forfeits == 1
+    assert LadderEvent.objects.filter(kind="forfeited", forfeited_by=ann, challenge=challenge).exists()
+    assert cid.events.filter(kind="ladder_forfeit").exists()
+    assert ladders.ladder_forfeit_unanswered() == []            # settled once, not again later
+
+
 def test_an_unanswered_challenge_is_forfeited_after_its_window(ladder, users):
     ann, ben, cid = users
     with time_machine.travel(START, tick=False) as clock:
