@@ -286,3 +286,15 @@ def test_option_fields_take_the_catalogues_values_and_leave_a_variant_standing(l
                                  "option-glaisher-repetition": "0", "option-glaisher-reserve": "unlimited"})
     options = Challenge.objects.filter(game="glaisher").get().options
     assert options["repetition"] == 0 and options["reserve"] == "unlimited"
+
+
+def test_the_lobby_says_that_declining_a_ladder_challenge_forfeits(login, alice, bob):
+    from matches.services import ladders
+    ladder = ladders.ladder_create(name="Club", game="hasami-shogi", created_by=alice)
+    for user in (alice, bob):                 # alice #1, bob #2
+        ladders.ladder_join(ladder_id=ladder.pk, user=user)
+    ladders.ladder_challenge(ladder_id=ladder.pk, user=bob, opponent="alice")
+    assert "Decline (forfeit)" in login(alice).get("/").content.decode()
+    login(bob).post("/challenges/", {"game": "hasami-shogi", "opponent": "person", "usernames": "alice"})
+    html = login(alice).get("/").content.decode()
+    assert html.count("Decline (forfeit)") == 1 and html.count(">Decline</button>") == 1
