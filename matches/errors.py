@@ -164,7 +164,10 @@ def error_body(code: str, message: str, detail: Any = None) -> dict:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+        response = Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+        if exc.status == 429 and isinstance(exc.detail, dict) and "retry_after" in exc.detail:
+            response["Retry-After"] = str(exc.detail["retry_after"])
+        return response
     if isinstance(exc, games.GameError):
         code = exc.code if exc.code in CODES else games.GameError.code
         return Response(error_body(code, str(exc), getattr(exc, "detail", None)), status=CODES[code][0])

@@ -180,8 +180,7 @@ THROTTLE_DEFAULTS = {
 }
 
 
-def _throttle_rate(scope: str, default: str) -> str | None:
-    name = f"PEARLSITE_THROTTLE_{scope.upper()}"
+def _rate(name: str, default: str) -> str | None:
     raw = env.str(name, default=default).strip().lower().replace(" ", "")
     if raw in {"off", "none"}:
         return None
@@ -190,7 +189,10 @@ def _throttle_rate(scope: str, default: str) -> str | None:
     return raw
 
 
-THROTTLE_RATES = {scope: _throttle_rate(scope, default) for scope, default in THROTTLE_DEFAULTS.items()}
+THROTTLE_RATES = {scope: _rate(f"PEARLSITE_THROTTLE_{scope.upper()}", default)
+                  for scope, default in THROTTLE_DEFAULTS.items()}
+# Failed logins to one account, from every address together (matches/services/logins.py).
+LOGIN_FAILURES = _rate("PEARLSITE_LOGIN_FAILURES", "20/hour")
 NUM_PROXIES = _count("PEARLSITE_NUM_PROXIES", 0, minimum=0)
 
 # Request bodies larger than this are refused (413) before they are read (pearlsite/limits.py).

@@ -2,14 +2,39 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from rest_framework.throttling import BaseThrottle
 
 import games
 from ai_workers.engines import LEVELS
+from matches.errors import ServiceError
+from matches.services.logins import login_attempt_from, login_check, login_failed
 
 CLOCK_KINDS = [("none", "No clock"), ("per_move", "Days per move"), ("fischer", "Fischer (a bank of days)")]
 OPPONENT_KINDS = [("engine", "An engine"), ("person", "People (usernames)"), ("open", "Anyone (open seats)")]
 MAX_OPPONENTS = 7
+
+
+class GuardedLoginForm(AuthenticationForm):
+    """Django's log-in form under the API's limits: attempts per address (the `login` budget,
+    read through the proxies the API trusts) and failed logins per account (services/logins.py)."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        try:
+            login_attempt_from(BaseThrottle().get_ident(self.request))
+            login_check(username)
+        except ServiceError as refused:
+            raise ValidationError(f"{refused.message} (in {refused.detail['retry_after']} s).",
+                                  code="throttled") from None
+        try:
+            return super().clean()
+        except ValidationError as error:
+            if error.code == "invalid_login":
+                login_failed(username)
+            raise
 
 
 class SignupForm(forms.Form):

@@ -20,6 +20,8 @@ from matches.errors import ServiceError
 from matches.models import ApiToken
 from matches.models.tokens import TOKEN_PREFIX_LENGTH
 
+from .logins import login_check, login_failed
+
 User = get_user_model()
 AI_PREFIX = "ai:"
 RESERVED_USERNAMES = frozenset({
@@ -76,10 +78,13 @@ def token_create(*, user, expires_in_days: int | None = None) -> tuple[ApiToken,
 
 def token_for_credentials(*, username: str, password: str, expires_in_days: int | None = None,
                           request=None) -> tuple[ApiToken, str]:
-    """A new token, for the right username (in any case) and password."""
+    """A new token, for the right username (in any case) and password; the account's failed
+    logins are counted and limited (logins.py)."""
+    login_check(username)
     stored = User.objects.filter(username__iexact=username).values_list("username", flat=True).first()
     user = authenticate(request, username=stored or username, password=password)
     if user is None:
+        login_failed(username)
         raise ServiceError("invalid_credentials", "wrong username or password")
     return token_create(user=user, expires_in_days=expires_in_days)
 

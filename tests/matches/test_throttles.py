@@ -5,6 +5,7 @@ import uuid
 import pytest
 
 from matches.apis import throttles
+from matches.services import counters
 
 pytestmark = pytest.mark.django_db
 
@@ -16,8 +17,8 @@ def rates(settings):
 
     cache.clear()
     clock = {"now": 1_000_000.0}
-    original = throttles._clock
-    throttles._clock = lambda: clock["now"]
+    original = counters.clock
+    counters.clock = lambda: clock["now"]
 
     def set_rates(**small):
         base = {scope: None for scope in ("anon", "user", *throttles.SCOPES)}
@@ -25,7 +26,7 @@ def rates(settings):
         return clock
 
     yield set_rates
-    throttles._clock = original
+    counters.clock = original
 
 
 def _assert_throttled(response, retry_after=None):
@@ -123,3 +124,42 @@ def test_counters_in_redis_are_shared_between_processes(rates, settings, anon):
         client = other_process._cache.get_client(None, write=True)
         for stored in client.scan_iter(f"{prefix}:*"):
             client.delete(stored)
+
+
+def test_failed_logins_are_limited_per_account_across_addresses(rates, settings, anon, alice, bob):
+    clock = rates()                                   # no per-address budget: only the account's
+    settings.LOGIN_FAILURES = "3/hour"
+    for n in range(3):
+        response = anon.post("/api/v1/auth/token/", {"username": "ALICE", "password": "guess"},
+                             format="json", REMOTE_ADDR=f"10.0.1.{n}")
+        assert response.status_code == 400 and response.json()["code"] == "invalid_credentials"
+    right = {"username": "alice", "password": "alice-secret-pw"}
+    refused = anon.post("/api/v1/auth/token/", right, format="json", REMOTE_ADDR="10.0.2.1")
+    _assert_throttled(refused, retry_after=800)       # the clock's hour window ends 800 s later
+    assert anon.post("/api/v1/auth/token/", {"username": "bob", "password": "bob-secret-pw"},
+                     format="json").status_code == 200
+    clock["now"] += 800
+    assert anon.post("/api/v1/auth/token/", right, format="json").status_code == 200
+
+
+def test_successful_logins_spend_no_failures(rates, settings, anon, alice):
+    rates()
+    settings.LOGIN_FAILURES = "1/hour"
+    for _ in range(3):
+        assert anon.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-pw"},
+                         format="json").status_code == 200
+
+
+def test_the_web_log_in_form_has_the_same_limits(rates, settings, client, alice):
+    rates(login="4/min")
+    settings.LOGIN_FAILURES = "2/hour"
+    for _ in range(2):
+        page = client.post("/accounts/login/", {"username": "alice", "password": "guess"})
+        assert page.status_code == 200 and not page.wsgi_request.user.is_authenticated
+    page = client.post("/accounts/login/", {"username": "alice", "password": "alice-secret-pw"})
+    assert "too many failed logins" in page.content.decode() and "_auth_user_id" not in client.session
+    settings.LOGIN_FAILURES = None                    # the address has one of its 4 attempts left
+    assert client.post("/accounts/login/", {"username": "alice", "password": "alice-secret-pw"}).status_code == 302
+    client.logout()
+    page = client.post("/accounts/login/", {"username": "alice", "password": "alice-secret-pw"})
+    assert "too many logins from this address" in page.content.decode()

@@ -9,11 +9,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from matches.errors import ServiceError
 from matches.services.accounts import account_register
-from web.forms import SignupForm
+from web.forms import GuardedLoginForm, SignupForm
 
 FIELD_OF_CODE = {"invalid_username": "username", "username_taken": "username", "weak_password": "password"}
 
-login_view = auth_views.LoginView.as_view(template_name="web/login.html", redirect_authenticated_user=True)
+login_view = auth_views.LoginView.as_view(template_name="web/login.html", redirect_authenticated_user=True,
+                                          authentication_form=GuardedLoginForm)
 logout_view = auth_views.LogoutView.as_view()
 
 

@@ -1,0 +1,55 @@
+"""Password guessing against one account from many addresses: failed logins are counted per
+username (in any case) across every address, through the API and the web form alike; once an
+account's budget of failures (`settings.LOGIN_FAILURES`, environment `PEARLSITE_LOGIN_FAILURES`,
+default 20/hour) is spent, logging in to it is refused with 429 `throttled` until the window ends,
+with the right password too, so the guessing stops. The per-address `login` throttle limits
+attempts at many accounts from one address."""
+from __future__ import annotations
+
+from django.conf import settings
+
+from matches.errors import ServiceError
+
+from . import counters
+
+
+def _budget() -> tuple[int, int] | None:
+    return counters.parse_rate(settings.LOGIN_FAILURES)
+
+
+def _key(username: str, number: int) -> str:
+    return f"login-failures:{username.strip().lower()}:{number}"
+
+
+def login_check(username: str) -> None:
+    """Refuse (429 `throttled`, `detail.retry_after`) while `username` has no failures left."""
+    budget = _budget()
+    if budget is None:
+        return
+    count, period = budget
+    number, remaining = counters.window(period)
+    if counters.current(_key(username, number)) >= count:
+        raise ServiceError("throttled", "too many failed logins to this account; try again later",
+                           detail={"retry_after": int(remaining + 0.999)})
+
+
+def login_failed(username: str) -> None:
+    """Count one failed login to `username`."""
+    budget = _budget()
+    if budget is not None:
+        number, _ = counters.window(budget[1])
+        counters.increment(_key(username, number), timeout=budget[1] + 1)
+
+
+def login_attempt_from(address: str) -> None:
+    """Count one login attempt from `address` in the API's per-address `login` budget (the same
+    counter `POST auth/token/` spends), refusing with 429 `throttled` once it is spent; for the
+    web form, which DRF's throttles do not cover."""
+    budget = counters.parse_rate(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get("login"))
+    if budget is None:
+        return
+    count, period = budget
+    number, remaining = counters.window(period)
+    if counters.increment(f"throttle:login:ip:{address}:{number}", timeout=period + 1) > count:
+        raise ServiceError("throttled", "too many logins from this address; try again later",
+                           detail={"retry_after": int(remaining + 0.999)})
