@@ -3,6 +3,7 @@
     python -m bench.levels                                  # every game, 100 games per pairing
     python -m bench.levels hasami-shogi glaisher --games 20 --workers 2
     python -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
+    python -m bench.levels --render var/bench/levels.json var/bench/eleusis.json   # the table again
 
 Pairings, for every two-seat game (and Pearl Survival at two seats): `easy` against `random`,
 `medium` against `easy`, `strong` against `medium`, and `strong` against plain UCT (random
@@ -316,22 +317,42 @@ def puzzle_walks(args) -> list[dict]:
 
 
 # -- reporting -----------------------------------------------------------------------------------
-def markdown(pairings: list[Pairing], walks: list[dict], args) -> str:
-    lines = [f"Measured by `python -m bench.levels --games {args.games} --scale {args.scale:g}`: "
-             f"{args.games} games per pairing in pairs that share a "
-             f"start ({args.opening_plies} random plies) and swap the seats, each level at "
-             f"{args.scale:g} × its time budget as nodes.", "",
-             "| game | pairing | W / D / L | score | Elo difference [95 % interval] | plies |",
-             "|---|---|---|---|---|---|"]
-    for p in pairings:
-        low, high = p.interval()
-        lines.append(f"| {p.game} | {p.a} vs {p.b} | {p.wins} / {p.draws} / {p.losses} | "
-                     f"{100 * p.score:.1f} % | {signed(elo(p.score))} [{signed(low)}, "
-                     f"{signed(high)}] | {p.plies / max(p.games, 1):.0f} |")
+def report(pairings: list[dict], walks: list[dict], games_per_pairing: int, scale: float,
+           opening_plies: int) -> str:
+    """The level table in Markdown: a row per game, a column per pairing (JSON pairings in)."""
+    columns = [(a, b) for a, b in LADDER] + [("strong", UCT)]
+    by_key = {(p["game"], p["a"], p["b"]): p for p in pairings}
+    lines = [f"{games_per_pairing} games per pairing, in pairs that share a start ({opening_plies} "
+             f"random plies, or the deal) and swap the seats; every level at {scale:g} × its time "
+             "budget, as nodes. Each cell: the first-named level's score, then the Elo difference "
+             "with its 95 % interval; W/D/L counts seat-against-seat results.", "",
+             "| game | " + " | ".join(f"{a} − {b}" for a, b in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for game in dict.fromkeys(p["game"] for p in pairings):
+        cells = []
+        for a, b in columns:
+            p = by_key.get((game, a, b))
+            if p is None:
+                cells.append("—")
+                continue
+            cells.append(f"{100 * p['score']:.0f} % ({p['wins']}/{p['draws']}/{p['losses']}), "
+                         f"{_elo_text(p['elo'], p['score'])} "
+                         f"[{_elo_text(p['elo_low'], 0.0)}, {_elo_text(p['elo_high'], 1.0)}]")
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
     if walks:
-        lines += ["", "| Pearl Maze start | level | walk |", "|---|---|---|"]
-        lines += [f"| {w['variant']} | {w['level']} | {w['walk']:.0f} |" for w in walks]
+        lines += ["", "| Pearl Maze start | " + " | ".join(w["level"] for w in walks[:4]) + " |",
+                  "|---|" + "---|" * 4]
+        for variant in dict.fromkeys(w["variant"] for w in walks):
+            row = [f"{w['walk']:.0f}" for w in walks if w["variant"] == variant]
+            lines.append(f"| {variant} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _elo_text(value: float | None, score: float) -> str:
+    """A JSON Elo figure (None stands for ±infinity: score 1 or 0)."""
+    if value is None:
+        return "+∞" if score >= 0.5 else "−∞"
+    return signed(value)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -351,19 +372,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
+    parser.add_argument("--render", type=Path, nargs="+", default=None,
+                        help="print the table of earlier --json files instead of playing")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even, so that both seat orders are played equally")
-    entries = list(args.entries or DEFAULT_ENTRIES)
-    walks = puzzle_walks(args) if "pearl-maze" in entries else []
-    pairings = run_pairings([e for e in entries if e != "pearl-maze"], args)
-    text = markdown(pairings, walks, args)
+    if args.render:
+        merged: dict = {}
+        walks: list[dict] = []
+        for path in args.render:           # later files replace earlier rows of the same pairing
+            data = json.loads(path.read_text())
+            merged.update({(p["game"], p["a"], p["b"]): p for p in data["pairings"]})
+            walks = data.get("pearl_maze") or walks
+        text = report(list(merged.values()), walks, data["games"], data["scale"],
+                      data.get("opening_plies", args.opening_plies))
+    else:
+        entries = list(args.entries or DEFAULT_ENTRIES)
+        walks = puzzle_walks(args) if "pearl-maze" in entries else []
+        rows = [p.as_dict() for p in run_pairings([e for e in entries if e != "pearl-maze"], args)]
+        text = report(rows, walks, args.games, args.scale, args.opening_plies)
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps({"games": args.games, "scale": args.scale,
+                                             "opening_plies": args.opening_plies,
+                                             "pairings": rows, "pearl_maze": walks}, indent=2))
     print("\n" + text)
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"games": args.games, "scale": args.scale,
-                                         "pairings": [p.as_dict() for p in pairings],
-                                         "pearl_maze": walks}, indent=2))
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(text)

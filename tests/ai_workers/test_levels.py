@@ -85,3 +85,15 @@ def test_a_bench_game_is_reproducible_from_its_plain_data(monkeypatch):
                     opening_plies=2, max_plies=20)
     first = play(task)
     assert first == play(task) and first["finished"] and first["ply"] <= 9
+
+
+def test_the_report_has_a_row_per_game_and_a_cell_per_pairing():
+    from bench.levels import report
+    unbeaten = Pairing("glaisher", "easy", "random", wins=100, games=100, points=100.0).as_dict()
+    close = Pairing("glaisher", "strong", "medium", wins=60, draws=10, losses=30, games=100,
+                    points=65.0).as_dict()
+    text = report([unbeaten, close], [], 100, 0.02, 2)
+    row = next(line for line in text.splitlines() if line.startswith("| glaisher |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
+    assert cells[0].startswith("100 % (100/0/0), +∞ [+5") and cells[1] == "—"
+    assert cells[2].startswith("65 % (60/10/30), +108 [") and cells[3] == "—"
