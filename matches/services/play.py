@@ -166,7 +166,8 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    with batched():          # the move's events: one lock and one INSERT, at the end
+    # The move's events: one lock and one INSERT, at the end, sent with the COMMIT.
+    with batched(ends_transaction=True):
         return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
@@ -190,5 +191,5 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    with batched():
+    with batched(ends_transaction=True):
         return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)
