@@ -25,11 +25,12 @@ from matches.models import Event
 # pg_advisory_xact_lock key for event writers (any fixed 64-bit number unique to this use).
 _EVENT_LOCK = 0x50_45_41_52_4C_45_56_54
 _pending = threading.local()
+_KINDS = frozenset(Event.Kind.values)      # `Kind.values` builds a new list on every access
 
 
 def notify(users: Iterable, kind: str, payload: dict) -> None:
     """An event for each distinct user in `users` (None entries, engine seats, are skipped)."""
-    if kind not in Event.Kind.values:
+    if kind not in _KINDS:
         raise ValueError(f"unknown event kind {kind!r}: add it to Event.Kind")
     seen: dict[int, object] = {}
     for user in users:
