@@ -2,8 +2,13 @@
 documents (their codes come from `matches.errors.CODES`)."""
 from __future__ import annotations
 
+import datetime
+import threading
 from collections import defaultdict
 from typing import Callable
+
+from django.conf import settings
+from django.utils import timezone
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -11,6 +16,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework import ISO_8601
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.errors import CODES, ServiceError
@@ -66,7 +73,32 @@ def rendered(serializer_cls: type[serializers.Serializer], data, many: bool = Fa
     render = _OUTPUT.get((serializer_cls, many))
     if render is None:
         render = _OUTPUT[(serializer_cls, many)] = _renderer(serializer_cls(many=many))
+    _rendering.timezone = timezone.get_current_timezone() if settings.USE_TZ else None
     return render(data)
+
+
+# The time zone datetimes are shown in, looked up once per rendering instead of once per value.
+_rendering = threading.local()
+
+
+def _datetime_renderer(field: serializers.DateTimeField) -> Callable:
+    """DRF's DateTimeField.to_representation for the usual case (ISO 8601, an aware value, the
+    current time zone), with that zone looked up once per rendering; anything else is DRF's."""
+    own = field.to_representation
+    if hasattr(field, "timezone") or hasattr(field, "format"):
+        return own
+
+    def render(value):
+        zone = getattr(_rendering, "timezone", None)
+        if type(value) is not datetime.datetime or zone is None or value.utcoffset() is None \
+                or (api_settings.DATETIME_FORMAT or "").lower() != ISO_8601:
+            return own(value)
+        try:
+            text = value.astimezone(zone).isoformat()
+        except OverflowError:
+            return own(value)
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return render
 
 
 # Fields whose to_representation is exactly this conversion (DRF's own, for these classes only).
@@ -97,6 +129,8 @@ def _renderer(serializer: serializers.BaseSerializer) -> Callable:
             return own
         if isinstance(field, serializers.BaseSerializer):
             convert = _renderer(field)
+        elif type(field) is serializers.DateTimeField:
+            convert = _datetime_renderer(field)
         else:
             convert = _CONVERSIONS.get(type(field), field.to_representation)
         plan.append((field.field_name, convert))

@@ -1,6 +1,7 @@
 """Output rendering: `rendered` gives exactly what the output serializer's `.data` gives, for real
 payloads (a move's answer, a match with a clock, an offer and a result, an event page, a list) and
 for the cases it leaves to DRF (a missing key, a callable, an object read by attribute)."""
+import datetime
 import json
 from types import SimpleNamespace
 
@@ -60,4 +61,9 @@ def test_what_it_leaves_to_drf_is_drfs():
     _same(TimeControlSchema, {"kind": "per_move", "days": 3})          # its own to_representation
     _same(MatchDetailOut, [], many=True)
     _same(MoveOut, SimpleNamespace(**moved))                            # an object, read by attribute
+    for created in (timezone.now().replace(tzinfo=None), "2026-01-01", timezone.now().astimezone(
+            datetime.timezone(datetime.timedelta(hours=9)))):           # naive, a string, another zone
+        _same(MoveOut, {**moved, "created_at": created})
+    with timezone.override("Asia/Tokyo"):
+        assert _same(MoveOut, moved)["created_at"].endswith("+09:00")
     _same(MoveOut, (SimpleNamespace(**moved), moved), many=True)
