@@ -72,7 +72,7 @@ class PreparedQuery:
             alias = queryset.db
             plan = self._plans[(shape, alias)] = self._compile(queryset)
         connection = connections[alias]
-        if plan.locks and connection.get_autocommit():
+        if plan.locks and connection.features.has_select_for_update and connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(plan.params)
         for slot, value in zip(plan.slots, args, strict=True):
