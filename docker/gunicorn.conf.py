@@ -32,8 +32,10 @@ preload_app = True
 
 
 def when_ready(server):
+    from django.db import connections
     from django.urls import get_resolver
     get_resolver().url_patterns          # import the views before forking, not on a first request
+    connections.close_all()              # no connection opened meanwhile may be shared by the forks
 
 
 # Recycle workers now and then so no slow leak can grow without bound; each recycle also drops the
