@@ -8,12 +8,20 @@ from typing import Callable, Iterator
 
 from matches.models import Event
 
+from .prepared import PreparedQuery
+
 HEARTBEAT = None    # what `follow` yields when the stream has been quiet for a heartbeat interval
 
 
 def events_after(user, after: int = 0, limit: int = 50) -> list[Event]:
     """The next `limit` events of `user` with an id above `after`, oldest first."""
-    return list(Event.objects.filter(user=user, pk__gt=after).order_by("id")[:limit])
+    return _EVENTS_AFTER(user.pk, after, shape=limit)
+
+
+# Read on every poll: compiled once per process and limit.
+_EVENTS_AFTER = PreparedQuery(
+    Event, lambda user_id, after, shape: Event.objects.filter(user_id=user_id, pk__gt=after).order_by("id")[:shape],
+    int, int, shaped=True)
 
 
 def wait_for_events(user, after: int, limit: int, timeout: float, *, wait: Callable[[float], None],

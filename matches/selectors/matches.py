@@ -15,6 +15,7 @@ from matches.errors import ServiceError
 from matches.models import ConditionalMoves, Match, MatchSeat
 
 from .clocks import clocks_payload
+from .prepared import PreparedQuery
 
 
 def match_state(match: Match) -> games.State:
@@ -29,15 +30,24 @@ def get_match(match_id: int) -> Match:
     return match
 
 
-def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
-    """The match with its seats (in seat order, users loaded) in one statement, or None;
-    `match.seats.all()` answers from them. `lock`: the match row is locked until the transaction
-    ends, and each seat knows whether it has prepared replies (`has_conditional`)."""
+def _seats_with_match(match_id: int, *, lock: bool = False) -> QuerySet:
     rows = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
     if lock:
         rows = rows.select_for_update(of=("match",)).annotate(has_conditional=Exists(
             ConditionalMoves.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat"))))
-    seats = list(rows)
+    return rows
+
+
+# Read on every move and every match read: compiled once per process.
+_SEATS_WITH_MATCH = PreparedQuery(MatchSeat, _seats_with_match, int)
+_SEATS_WITH_LOCKED_MATCH = PreparedQuery(MatchSeat, lambda match_id: _seats_with_match(match_id, lock=True), int)
+
+
+def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
+    """The match with its seats (in seat order, users loaded) in one statement, or None;
+    `match.seats.all()` answers from them. `lock`: the match row is locked until the transaction
+    ends, and each seat knows whether it has prepared replies (`has_conditional`)."""
+    seats = (_SEATS_WITH_LOCKED_MATCH if lock else _SEATS_WITH_MATCH)(match_id)
     if not seats:            # every match has its seats from the start
         return None
     match = seats[0].match

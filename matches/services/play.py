@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from django.db import connection, transaction
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 import games
@@ -118,24 +117,38 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     return record
 
 
+_MOVE_INSERT_FIELDS = [f for f in Move._meta.local_concrete_fields if not f.primary_key]
+_MATCH_MOVE_FIELDS = [Match._meta.get_field(name) for name in MOVE_FIELDS]
+
+
 def _insert_sql(record: Move) -> tuple[str, tuple]:
-    query = InsertQuery(Move)
-    query.insert_values([f for f in Move._meta.local_concrete_fields if not f.primary_key], [record])
-    [(sql, params)] = query.get_compiler(connection=connection).as_sql()
-    return sql, tuple(params)
+    """The move's INSERT as Django's insert compiler writes it, without compiling a query each move."""
+    quote = connection.ops.quote_name
+    values = tuple(f.get_db_prep_save(f.pre_save(record, True), connection) for f in _MOVE_INSERT_FIELDS)
+    sql = (f"INSERT INTO {quote(Move._meta.db_table)} ({', '.join(quote(f.column) for f in _MOVE_INSERT_FIELDS)}) "
+           f"VALUES ({', '.join(['%s'] * len(values))})")
+    return sql, values
 
 
 def _insert_and_update(record: Move, insert: tuple[str, tuple], match: Match) -> None:
     """INSERT the move and UPDATE the match's MOVE_FIELDS in one round trip (a data-modifying
-    WITH always runs to completion, whether or not its rows are read)."""
+    WITH always runs to completion, whether or not its rows are read). The UPDATE is written as
+    Django's update compiler writes it (a None is `= NULL`)."""
     match.updated_at = timezone.now()
-    query = UpdateQuery(Match)
-    query.add_update_values({name: getattr(match, name) for name in MOVE_FIELDS})
-    query.add_filter("pk", match.pk)
-    update_sql, update_params = query.get_compiler(connection=connection).as_sql()
+    quote = connection.ops.quote_name
+    assignments, params = [], []
+    for field in _MATCH_MOVE_FIELDS:
+        value = field.get_db_prep_save(getattr(match, field.attname), connection)
+        if value is None:
+            assignments.append(f"{quote(field.column)} = NULL")
+        else:
+            assignments.append(f"{quote(field.column)} = %s")
+            params.append(value)
+    table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
+    update_sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {table}.{pk} = %s"
     with connection.cursor() as cursor:
         cursor.execute(f"WITH moved AS ({insert[0]} RETURNING id) {update_sql} RETURNING (SELECT id FROM moved)",
-                       (*insert[1], *update_params))
+                       (*insert[1], *params, match.pk))
         record.pk = cursor.fetchone()[0]
     record._state.adding, record._state.db = False, connection.alias
 
@@ -153,7 +166,8 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    with batched():          # the move's events: one lock and one INSERT, at the end
+    # The move's events: one lock and one INSERT, at the end, sent with the COMMIT.
+    with batched(ends_transaction=True):
         return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
@@ -177,5 +191,5 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    with batched():
+    with batched(ends_transaction=True):
         return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)

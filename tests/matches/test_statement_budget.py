@@ -44,6 +44,20 @@ def test_a_move_stays_within_its_statement_budget(as_alice, match_id):
     assert Event.objects.count() == before + 2 and Match.objects.get(pk=match_id).ply == 3
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_move_sends_its_events_with_its_commit(as_alice, match_id):
+    """Outside a test's transaction the move's transaction is the outermost one: token, BEGIN, the
+    locked match, the move with the match, then the events and COMMIT in one query. Django's own
+    COMMIT after it finds the transaction over and sends nothing."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    sql = _statements(lambda: play(as_alice, match_id, "a1-a2", ply=2))
+    assert sql[-2].startswith("INSERT INTO matches_event") and sql[-2].endswith("; COMMIT")
+    assert sql[-1] == "COMMIT" and len(sql) - 1 <= MOVE_BUDGET - 1, "\n".join(sql)
+    assert Match.objects.get(pk=match_id).ply == 3 and Event.objects.filter(kind="your_turn").exists()
+
+
 def test_a_move_writes_only_what_changed(as_alice, match_id):
     update = [s for s in _statements(lambda: play(as_alice, match_id, "a1-a2", ply=2))
               if 'UPDATE "matches_match" SET' in s]

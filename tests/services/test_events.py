@@ -4,6 +4,7 @@ import threading
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Event
 from matches.selectors import events as selectors
@@ -117,6 +118,43 @@ def test_ids_follow_commit_order_under_concurrency():
     release.set()
     for t in threads:
         t.join(10)
+    assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_events_that_end_a_transaction_commit_with_it(monkeypatch):
+    """The last batch of an outermost transaction goes with its COMMIT: the rows and the events are
+    committed, the commit hooks run once, and the connection is back in autocommit, out of any
+    transaction; nested in an outer transaction, the batch waits for that one's commit."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    from matches import wakeup
+
+    published = []
+    monkeypatch.setattr(wakeup, "publish", lambda ids: published.append(list(ids)))
+    ann, ben = UserFactory(), UserFactory()
+    with CaptureQueriesContext(connection) as queries:
+        with transaction.atomic():
+            ann.first_name = "Ann"
+            ann.save(update_fields=["first_name"])
+            with events.batched(ends_transaction=True):
+                events.notify([ann, ben], "move", {"n": 1})
+    assert queries.captured_queries[-2]["sql"].endswith("; COMMIT")   # [-1]: Django's own, now a no-op
+    assert published == [[ann.pk, ben.pk]]
+    assert connection.get_autocommit() and connection.connection.info.transaction_status == 0   # IDLE
+    assert type(ann).objects.get(pk=ann.pk).first_name == "Ann"
+    assert [e.user_id for e in selectors.events_after(ben, 0, 10)] == [ben.pk]
+
+    with transaction.atomic():
+        with transaction.atomic():
+            with events.batched(ends_transaction=True):
+                events.notify([ann], "move", {"n": 2})
+        assert published == [[ann.pk, ben.pk]]           # not committed yet
+        with pytest.raises(RuntimeError):
+            with transaction.atomic():
+                raise RuntimeError("the outer transaction carries on")
+    assert published == [[ann.pk, ben.pk], [ann.pk]]
     assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
 
 
