@@ -6,6 +6,8 @@ with the right password too, so the guessing stops. The per-address `login` thro
 attempts at many accounts from one address."""
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 
 from matches.errors import ServiceError
@@ -18,7 +20,9 @@ def _budget() -> tuple[int, int] | None:
 
 
 def _key(username: str, number: int) -> str:
-    return f"login-failures:{username.strip().lower()}:{number}"
+    # Hashed: a username may hold any character, and cache keys should not.
+    name = hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"login-failures:{name}:{number}"
 
 
 def login_check(username: str) -> None:
