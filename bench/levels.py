@@ -267,6 +267,8 @@ def run_pairings(entries: list[str], args) -> list[Pairing]:
         pairs = list(LADDER)
         if not games.get_game(slug).has_hidden_information:
             pairs.append(("strong", UCT))
+        if args.pairings:
+            pairs = [(a, b) for a, b in pairs if f"{a}-{b}" in args.pairings]
         for a, b in pairs:
             pairing = Pairing(entry, a, b)
             for index, seating in enumerate(seatings(players, args.games)):
@@ -372,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
+    parser.add_argument("--pairings", nargs="+", default=None,
+                        help="only these pairings, e.g. strong-medium strong-plain-uct")
     parser.add_argument("--render", type=Path, nargs="+", default=None,
                         help="print the table of earlier --json files instead of playing")
     args = parser.parse_args(argv)

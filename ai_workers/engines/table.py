@@ -31,14 +31,15 @@ DEFAULT_LIMITS: Mapping[str, Limit] = {
 ERROR_RATES: Mapping[str, float] = {"easy": 0.25, "medium": 0.1, "strong": 0.0}
 
 
-def per_level(make: Callable[[str, Limit], Engine], erring: bool = False) -> dict[str, EngineFactory]:
-    """random, then `make(level, budget)` at each further level's default budget; with `erring`,
-    each level errs at its ERROR_RATES share of moves."""
+def per_level(make: Callable[[str, Limit], Engine],
+              error_rates: Mapping[str, float] | None = None) -> dict[str, EngineFactory]:
+    """random, then `make(level, budget)` at each further level's default budget; with
+    `error_rates`, each level errs at its share of moves."""
+    rates = error_rates or {}
     table: dict[str, EngineFactory] = {"random": RandomEngine}
     for level in LEVELS[1:]:
-        if erring and ERROR_RATES[level]:
-            table[level] = lambda level=level: Erring(make(level, DEFAULT_LIMITS[level]),
-                                                      ERROR_RATES[level])
+        if rates.get(level):
+            table[level] = lambda level=level: Erring(make(level, DEFAULT_LIMITS[level]), rates[level])
         else:
             table[level] = lambda level=level: make(level, DEFAULT_LIMITS[level])
     return table
@@ -48,17 +49,19 @@ def mcts_levels(evaluator: Callable[[], Evaluator] = Evaluator, **settings) -> d
     """random + UCT at the easy, medium and strong budgets, with one evaluator and settings
     (easy and medium erring at their ERROR_RATES)."""
     return per_level(lambda level, limit: MCTSEngine(level, limit, evaluator(), **settings),
-                     erring=True)
+                     ERROR_RATES)
 
 
-def alphabeta_levels(evaluator: Callable[[], Evaluator], easy_depth: int = 2) -> dict[str, EngineFactory]:
+def alphabeta_levels(evaluator: Callable[[], Evaluator], easy_depth: int = 2,
+                     error_rates: Mapping[str, float] = ERROR_RATES) -> dict[str, EngineFactory]:
     """random; easy: alpha-beta `easy_depth` plies deep; medium and strong: full alpha-beta
-    (easy and medium erring at their ERROR_RATES);
+    (easy and medium erring at `error_rates`);
     `uct` (extra level): UCT with the same evaluator at the medium budget, for comparison."""
     def make(level: str, limit: Limit) -> Engine:
         depth = {"max_depth": easy_depth} if level == "easy" else {}
         return AlphaBetaEngine(level, limit, evaluator(), **depth)
-    return {**per_level(make, erring=True), "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator())}
+    return {**per_level(make, error_rates),
+            "uct": lambda: MCTSEngine("uct", DEFAULT_LIMITS["medium"], evaluator())}
 
 
 GENERIC_LEVELS: Mapping[str, EngineFactory] = mcts_levels()
