@@ -23,7 +23,7 @@ table (table.py) maps each slug to its engines; per-game modules fill it on impo
 | new-eleusis (hidden information)       | induction scientist, Prophet, God (eleusis.py)     |
 | other hidden-information games         | PlainMovePolicy (own legal moves only)             |
 
-In two-player games easy and medium also err on purpose on 25 % and 10 % of their moves
+In two-player games easy and medium also err on purpose on 25 % (Glaisher 40 %) and 10 % of their moves
 (`table.ERROR_RATES`); `get_analyser` gives a level's engine without those errors.
 Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
 `solvers/` proves Pearl Maze and Pearl Yard (`manage.py solve`); `analysis.py` turns analysed
