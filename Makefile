@@ -54,7 +54,7 @@ bench-moves: install
 bench-engines: install
 	$(PY) -m bench.engines
 
-# The level table of docs/engines.md §5: 100 games per pairing, about 1.5 hours on 2 cores.
+# The level table of docs/engines.md §5: 100 games per pairing, some hours on 2 cores.
 bench-levels: install
 	$(PY) -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
 
