@@ -84,16 +84,20 @@ def match(slug: str, make_a, make_b, limit_a: Limit, limit_b: Limit, n_games: in
     return tally
 
 
-def warmed_up(slug: str, plies: int, seed: int = 1):
-    """The start position after up to `plies` random plies, stopping short of the end."""
-    game = games.get_game(slug)
-    state, rng = game.new_state(players=game.min_players, seed=seed), Random(plies)
+def random_plies(state, plies: int, rng: Random):
+    """`state` after up to `plies` random plies, stopping short of the end."""
     for _ in range(plies):
         following = state.apply(rng.choice(state.legal_moves()))
         if following.is_terminal:
             break
         state = following
     return state
+
+
+def warmed_up(slug: str, plies: int, seed: int = 1):
+    """The start position after up to `plies` random plies, stopping short of the end."""
+    game = games.get_game(slug)
+    return random_plies(game.new_state(players=game.min_players, seed=seed), plies, Random(plies))
 
 
 def speed(slug: str, level: str, seconds: float, warmup_plies: int = 20) -> tuple[float, float]:

@@ -38,7 +38,8 @@ from pathlib import Path
 from random import Random
 
 import games
-from ai_workers.engines import Engine, Limit, MCTSEngine, get_engine
+from ai_workers.engines import Engine, Limit, get_engine
+from bench.engines import plain_uct, play_game, random_plies
 
 Z95 = 1.959964
 UCT = "plain-uct"
@@ -113,7 +114,7 @@ def signed(value: float) -> str:
 # -- engines and budgets -------------------------------------------------------------------------
 def make_engine(slug: str, level: str) -> Engine:
     if level == UCT:
-        return MCTSEngine(UCT, Limit(seconds=1.0))
+        return plain_uct(Limit(seconds=1.0))
     return get_engine(slug, level)
 
 
@@ -125,16 +126,8 @@ def level_seconds(slug: str, level: str) -> float | None:
 def sample_positions(slug: str, variant: str | None, players: int, count: int = 3) -> list:
     """The start and a few positions reached by random play from it (never a finished one)."""
     game, rng = games.get_game(slug), Random(7)
-    positions = []
-    for index in range(count):
-        state = game.new_state(players=players, seed=index, variant=variant)
-        for _ in range(12 * index):
-            following = state.apply(rng.choice(state.legal_moves()))
-            if following.is_terminal:
-                break
-            state = following
-        positions.append(state)
-    return positions
+    return [random_plies(game.new_state(players=players, seed=index, variant=variant), 12 * index, rng)
+            for index in range(count)]
 
 
 def node_rate(slug: str, variant: str | None, players: int, level: str,
@@ -186,14 +179,8 @@ def play(task: GameTask) -> dict:
     limits = [engine.default_limit if nodes is None else Limit(nodes=nodes)
               for engine, (_, nodes) in zip(engines, task.seats)]
     rng = Random(task.seed)
-    for _ in range(task.opening_plies):
-        following = state.apply(rng.choice(state.legal_moves()))
-        if following.is_terminal:
-            break
-        state = following
-    while not state.is_terminal and state.ply < task.max_plies:
-        seat = state.current_player
-        state = state.apply(engines[seat].search(state, limit=limits[seat], rng=rng).move)
+    state = random_plies(state, task.opening_plies, rng)
+    state = play_game(state, engines, limits, rng, task.max_plies - state.ply)
     if not state.is_terminal:
         return {"ply": state.ply, "finished": False, "winners": [], "scores": []}
     return {"ply": state.ply, "finished": True, "winners": list(state.outcome.winners),

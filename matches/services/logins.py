@@ -33,8 +33,7 @@ def login_check(username: str) -> None:
     count, period = budget
     number, remaining = counters.window(period)
     if counters.current(_key(username, number)) >= count:
-        raise ServiceError("throttled", "too many failed logins to this account; try again later",
-                           detail={"retry_after": int(remaining + 0.999)})
+        raise _refused("too many failed logins to this account", remaining)
 
 
 def login_failed(username: str) -> None:
@@ -55,5 +54,9 @@ def login_attempt_from(address: str) -> None:
     count, period = budget
     number, remaining = counters.window(period)
     if counters.increment(f"throttle:login:ip:{address}:{number}", timeout=period + 1) > count:
-        raise ServiceError("throttled", "too many logins from this address; try again later",
-                           detail={"retry_after": int(remaining + 0.999)})
+        raise _refused("too many logins from this address", remaining)
+
+
+def _refused(why: str, remaining: float) -> ServiceError:
+    return ServiceError("throttled", f"{why}; try again later",
+                        detail={"retry_after": int(remaining + 0.999)})
