@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sql", action="store_true", help="print each statement of one move")
+    parser.add_argument("--layers", action="store_true",
+                        help="instead of cProfile: each layer's own CPU a move (bench/move_layers.py)")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pearlsite.settings_test")
     import django
@@ -99,6 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     print(f"\n{args.moves} moves unprofiled: {1000 * cpu / args.moves:.2f} ms of this process's CPU and "
           f"{1000 * wall / args.moves:.2f} ms of wall time a move (new matches included)")
+    if args.layers:
+        from bench import move_layers
+        clock = move_layers.install(type(rules.new_state(2, seed=0)))
+        play_many(args.moves)                   # warm the wrapped paths, then measure
+        clock.reset()
+        cpu = time.process_time()
+        play_many(args.moves)
+        cpu = time.process_time() - cpu
+        print(f"\n{args.moves} moves, each layer's own CPU a move (its nested layers not counted):")
+        print("\n".join(move_layers.report(clock, cpu, args.moves)))
+        return 0
     profile = cProfile.Profile(time.process_time)     # CPU time: waits on the database do not count
     profile.enable()
     play_many(args.moves)
