@@ -1,5 +1,8 @@
 """Web page tests: the server fixtures of the API tests (eager Celery, quick engines)."""
+import weakref
+
 import pytest
+from django.db.backends.signals import connection_created
 
 from tests.matches.conftest import _fast_server  # noqa: F401  (autouse: engines reply in-process)
 
@@ -16,6 +19,25 @@ def login(client):
         client.force_login(user)
         return client
     return _login
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server; when the session ends, every database connection opened
+    meanwhile and still open is closed. ORM calls made while Playwright's event loop runs happen
+    in another greenlet, whose context keeps connections of its own that this context's
+    `connections.close_all()` never sees, and the test database cannot be dropped while one is open."""
+    opened = weakref.WeakSet()
+
+    def remember(sender, connection, **kwargs):
+        opened.add(connection)
+
+    connection_created.connect(remember, weak=False)
+    yield live_server
+    connection_created.disconnect(remember)
+    for wrapper in list(opened):
+        if wrapper.connection is not None:
+            wrapper.close()
 
 
 @pytest.fixture
