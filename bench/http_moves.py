@@ -33,6 +33,7 @@ from random import Random
 import psycopg
 
 import games
+from bench import proc_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "hasami-shogi"
@@ -320,9 +321,16 @@ def main(argv: list[str] | None = None) -> int:
         by_ply: dict[str, list[float]] = {"early": [], "middle": [], "late": []}
         for count in levels:
             floor = floor_phase(database_url, floor_ids[:count], args.seconds)
+            before = proc_cpu.snapshot(server.pid)
             moves = http_phase(args.port, pairs[:count], args.seconds, seed=count,
                                by_ply=by_ply if count == 1 else None)
+            after = proc_cpu.snapshot(server.pid)
             report["levels"][count] = {"floor": floor.summary(), "http_move": moves.summary()}
+            if before and after and moves.latencies:
+                spent = after - before
+                report["levels"][count]["cpu_ms_per_move"] = {
+                    part: round(1000 * getattr(spent, part) / len(moves.latencies), 2)
+                    for part in ("web", "database", "client")}
         match_id = new_match(args.port, pairs[0])
         report["reads"] = {
             "match_detail": read_phase(args.port, pairs[0], match_id, "/api/v1/matches/{match}/", args.seconds / 2).summary(),
@@ -350,6 +358,11 @@ def print_report(report: dict) -> None:
         print(f"| {count} | {f['p50_ms']:.2f} ms / {f['p99_ms']:.2f} ms / {f['rate_per_s']:,.0f} tx/s "
               f"| {h['p50_ms']:.2f} ms / {h['p99_ms']:.2f} ms / {h['rate_per_s']:,.0f} per s "
               f"| {h['p50_ms'] / f['p50_ms']:.1f}× | {100 * h['rate_per_s'] / f['rate_per_s']:.0f} % |")
+    for count, row in report["levels"].items():
+        if "cpu_ms_per_move" in row:
+            cpu = row["cpu_ms_per_move"]
+            print(f"CPU a move at {count} clients (new matches included): web {cpu['web']:.2f} ms, "
+                  f"PostgreSQL {cpu['database']:.2f} ms, this client {cpu['client']:.2f} ms")
     floor_p50 = report["levels"][min(report["levels"])]["floor"]["p50_ms"]
     for name, row in report["reads"].items():
         print(f"{name}: p50 {row['p50_ms']:.2f} ms (÷ single-client floor {row['p50_ms'] / floor_p50:.1f}×), "
