@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 
+from dataclasses import replace
+
 from games.pearl import push
 
-from .alphabeta import AlphaBetaEngine
-from .base import Evaluator
+from .alphabeta import MATE_STEP, QUIESCENCE_DEPTH, AlphaBetaEngine, _Search
+from .base import Evaluator, Limit
 from .pearl_proofs import MazeSearch, YardProofs
 from .table import DEFAULT_LIMITS, alphabeta_levels, per_level, register_levels
 
@@ -59,6 +61,136 @@ class FiveEvaluator(Evaluator):
 
     def evaluate(self, state, seat: int) -> float:
         return math.tanh(self.score(state, seat))
+
+
+# Threats. A push-in adds one pearl and shifts one run by a point, so a new line needs a point
+# that gains the colour and completes a window of five holding four of it already. `gaps` finds
+# those points with bitboard shifts; a move is a candidate when its run (or the point beyond it)
+# reaches one, and only candidates are played out to check the result.
+def gaps(state, colour: int) -> int:
+    """The points that would complete a five of `colour` (0 Black, 1 White) along a line that
+    counts for it: the missing point of every window of five holding four of its pearls."""
+    g = state.grid
+    w = g.w
+    men = state.white if colour else state.black
+    strides = (1, w) if (colour == 0 and state.handicap) else (1, w, w + 1, w - 1)
+    out = 0
+    for s in strides:
+        shifted = [men >> (s * j) for j in range(5)]
+        for k in range(5):
+            starts = ~shifted[k]
+            for j in range(5):
+                if j != k:
+                    starts &= shifted[j]
+            if starts > 0:
+                out |= starts << (s * k)
+    return out & g.onboard
+
+
+_RAYS: dict = {}
+
+
+def _rays(g) -> tuple:
+    """Per direction d and point p: p and every point beyond it in direction d (cached)."""
+    rays = _RAYS.get(g.n)
+    if rays is None:
+        rays = []
+        for d in range(4):
+            ray = [0] * len(g.nbr[d])
+            for p in range(len(ray)):
+                q, mask = p, 0
+                while q >= 0:
+                    mask |= 1 << q
+                    q = g.nbr[d][q]
+                ray[p] = mask if g.onboard >> p & 1 else 0
+            rays.append(tuple(ray))
+        rays = _RAYS[g.n] = tuple(rays)
+    return rays
+
+
+def _reach(state, move, hot: int = -1) -> int:
+    """The points a push-in changes (its run and the point the front moves onto); 0 at once
+    when none of them can be in `hot`."""
+    g = state.grid
+    p = g.index(move.x, move.y)
+    if not _rays(g)[move.d][p] & hot:
+        return 0
+    mask, front = push.run(g, state.black | state.white, p, move.d)
+    beyond = g.nbr[move.d][front]
+    return mask | (1 << beyond) if beyond >= 0 else mask
+
+
+def winning_moves(state, colour: int, moves=None, first: bool = False, hot: int | None = None) -> list:
+    """`colour`'s pushes that would win at once if it were to move now (its threats when it is
+    not), checked by playing the candidates out; with `first`, stop at the first one. `moves`
+    and `hot` (= gaps(state, colour)) may be passed in when already known."""
+    if hot is None:
+        hot = gaps(state, colour)
+    if not hot:
+        return []
+    mover = state if state.turn == colour else replace(state, turn=colour)
+    found = []
+    for move in (state.legal_moves() if moves is None else moves):
+        if not _reach(state, move, hot) & hot:
+            continue
+        child = mover.apply(move)
+        if child.is_terminal and child.outcome.winners == (colour,):
+            found.append(move)
+            if first:
+                break
+    return found
+
+
+class FiveSearch(_Search):
+    """Alpha-beta with threat-aware leaves: at the horizon, the side to move wins if it has a
+    winning push; if instead the opponent threatens one, standing pat would ignore it, so every
+    reply is searched (each parry that makes a counter-threat is answered in turn, a forced
+    sequence that runs to QUIESCENCE_DEPTH); only a quiet position is scored statically.
+    Interior nodes try winning pushes and pushes that touch either side's threats first."""
+
+    def _quiesce(self, state, qdepth: int, alpha: float, beta: float, ply: int) -> float:
+        me = state.turn
+        mine, theirs = gaps(state, me), gaps(state, 1 - me)
+        if not (mine or theirs):
+            return self._static(state)
+        moves = state.legal_moves()
+        if mine and winning_moves(state, me, moves, True, mine):
+            return 1.0 - MATE_STEP * (ply + 1)
+        if qdepth <= 0 or not (theirs and winning_moves(state, 1 - me, moves, True, theirs)):
+            return self._static(state)
+        best = -2.0
+        for move in self._urgent_first(state, self.evaluator.order_moves(state, moves),
+                                       mine | theirs):
+            self._tick()
+            value = self._child(state.apply(move), me, qdepth - 1, alpha, beta, ply + 1, True)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _ordered(self, state, tt_move, ply: int) -> list:
+        return self._urgent_first(state, super()._ordered(state, tt_move, ply),
+                                  gaps(state, 0) | gaps(state, 1))
+
+    @staticmethod
+    def _urgent_first(state, moves: list, hot: int) -> list:
+        """`moves` with those whose run reaches a threat point (either colour's) first."""
+        if not hot:
+            return moves
+        urgent = [m for m in moves if _reach(state, m, hot) & hot]
+        if not urgent:
+            return moves
+        marked = set(urgent)
+        return urgent + [m for m in moves if m not in marked]
+
+
+class FiveEngine(AlphaBetaEngine):
+    """Alpha-beta with Five's threat search (FiveSearch)."""
+
+    search_class = FiveSearch
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,7 +254,11 @@ class YardEvaluator(Evaluator):
 # ---------------------------------------------------------------------------------------------
 # Level tables
 # ---------------------------------------------------------------------------------------------
-register_levels("pearl-five", alphabeta_levels(FiveEvaluator))
+register_levels("pearl-five", {
+    **alphabeta_levels(FiveEvaluator),
+    # Threat-aware leaves and threat-first ordering (FiveSearch).
+    "strong": lambda: FiveEngine("strong", DEFAULT_LIMITS["strong"], FiveEvaluator()),
+})
 register_levels("pearl-yard", {
     **alphabeta_levels(YardEvaluator, easy_depth=3),
     # Proven moves wherever a proof is found (pearl_proofs.py), alpha-beta elsewhere.
