@@ -187,14 +187,18 @@ def play(task: GameTask) -> dict:
     """Play one game to its end (or the cap); the final scores, winners and length."""
     game = games.get_game(task.slug)
     state = game.new_state(players=len(task.seats), seed=task.seed, variant=task.variant)
-    if task.cpu_time:               # this process's searches time themselves in CPU seconds
-        Budget.clock = staticmethod(time.process_time)
     engines = [make_engine(task.slug, level) for level, _ in task.seats]
     limits = [seat_limit(engine, budget, task.cpu_time)
               for engine, (_, budget) in zip(engines, task.seats)]
     rng = Random(task.seed)
     state = random_plies(state, task.opening_plies, rng)
-    state = play_game(state, engines, limits, rng, task.max_plies - state.ply)
+    clock = Budget.__dict__["clock"]
+    if task.cpu_time:               # the searches of this game time themselves in CPU seconds
+        Budget.clock = staticmethod(time.process_time)
+    try:
+        state = play_game(state, engines, limits, rng, task.max_plies - state.ply)
+    finally:
+        Budget.clock = clock
     if not state.is_terminal:
         return {"ply": state.ply, "finished": False, "winners": [], "scores": []}
     return {"ply": state.ply, "finished": True, "winners": list(state.outcome.winners),

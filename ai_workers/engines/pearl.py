@@ -74,9 +74,11 @@ _GAPS_LIMIT = 200_000
 
 
 def gaps(state, colour: int) -> int:
-    """The points that would complete a five of `colour` (0 Black, 1 White) along a line that
-    counts for it: the missing point of every window of five holding four of its pearls
-    (cached by the colour's pearls, which a push often leaves where they were)."""
+    """The points where a push can complete a five of `colour` (0 Black, 1 White) along a line
+    that counts for it: the missing point of every window of five holding four of its pearls
+    (a gap), and, for Black under the handicap, its pearls in a row or column of six or more
+    (moving one away may leave exactly five). Cached by the colour's pearls, which a push often
+    leaves where they were."""
     men = state.white if colour else state.black
     orthogonal = colour == 0 and state.handicap
     key = (men, orthogonal, state.size)
@@ -95,6 +97,10 @@ def gaps(state, colour: int) -> int:
                 starts = prefix[k] & suffix[k] & ~a[k]
                 if starts > 0:
                     out |= starts << (s * k)
+            if orthogonal:          # an overline that loses a pearl may leave exactly five
+                six = suffix[0] & a[0] & (men >> (s * 5))
+                for j in range(6):
+                    out |= six << (s * j)
         out &= g.onboard
     if len(_GAPS) >= _GAPS_LIMIT:
         _GAPS.clear()
@@ -193,9 +199,9 @@ def winning_moves(state, colour: int, moves=None, first: bool = False, hot: int 
         if not rays[move.d][p] & hot:
             continue
         # The points that gain the colour: p itself, and each point its run moves a pearl of
-        # the colour onto. One of them must fill a gap.
+        # the colour onto. One of them must fill a gap, or the run must move an overline pearl.
         row, _front = push.run(g, occupied, p, move.d)
-        if not ((1 << p) | g.shift(men & row, move.d)) & hot:
+        if not (((1 << p) | g.shift(men & row, move.d)) & hot or row & hot & men):
             continue
         child = mover.apply(move)
         if child.is_terminal and child.outcome.winners == (colour,):
