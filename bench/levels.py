@@ -39,6 +39,7 @@ from random import Random
 
 import games
 from ai_workers.engines import Engine, Limit, get_engine
+from ai_workers.engines.base import Budget
 from bench.engines import plain_uct, play_game, random_plies
 
 Z95 = 1.959964
@@ -46,6 +47,8 @@ UCT = "plain-uct"
 LADDER = (("easy", "random"), ("medium", "easy"), ("strong", "medium"))
 #: Two-player games whose first mover wins with perfect play (docs/engines.md §1.2).
 DECIDED_FROM_THE_START = {"pearl-yard"}
+#: Games whose engines (proofs, New Eleusis) read the wall clock themselves: no --cpu-time.
+CPU_CLOCK_UNSUPPORTED = {"pearl-maze", "pearl-yard", "new-eleusis"}
 DEFAULT_ENTRIES = ("pearl-maze", "dai-hasami-shogi", "glaisher", "hasami-shogi",
                    "hasami-shogi:tenbin", "latrunculi", "mak-yek", "pearl-five", "pearl-survival",
                    "pearl-war", "pearl-yard", "ring-rugby", "new-eleusis")
@@ -165,10 +168,19 @@ class GameTask:
 
     slug: str
     variant: str | None
-    seats: tuple[tuple[str, int | None], ...]    # (engine level, node budget or None) per seat
+    seats: tuple[tuple[str, int | float | None], ...]   # (level, node budget / CPU s / None)
     seed: int
     opening_plies: int
     max_plies: int
+    cpu_time: bool = False          # seats' budgets are CPU seconds a move, not nodes
+
+
+def seat_limit(engine: Engine, budget: int | float | None, cpu_time: bool) -> Limit:
+    """A seat's budget for every move: its node count, its CPU seconds (`--cpu-time`), or, for
+    None, the engine's own default budget."""
+    if budget is None:
+        return engine.default_limit
+    return Limit(seconds=budget) if cpu_time else Limit(nodes=int(budget))
 
 
 def play(task: GameTask) -> dict:
@@ -176,11 +188,17 @@ def play(task: GameTask) -> dict:
     game = games.get_game(task.slug)
     state = game.new_state(players=len(task.seats), seed=task.seed, variant=task.variant)
     engines = [make_engine(task.slug, level) for level, _ in task.seats]
-    limits = [engine.default_limit if nodes is None else Limit(nodes=nodes)
-              for engine, (_, nodes) in zip(engines, task.seats)]
+    limits = [seat_limit(engine, budget, task.cpu_time)
+              for engine, (_, budget) in zip(engines, task.seats)]
     rng = Random(task.seed)
     state = random_plies(state, task.opening_plies, rng)
-    state = play_game(state, engines, limits, rng, task.max_plies - state.ply)
+    clock = Budget.__dict__["clock"]
+    if task.cpu_time:               # the searches of this game time themselves in CPU seconds
+        Budget.clock = staticmethod(time.process_time)
+    try:
+        state = play_game(state, engines, limits, rng, task.max_plies - state.ply)
+    finally:
+        Budget.clock = clock
     if not state.is_terminal:
         return {"ply": state.ply, "finished": False, "winners": [], "scores": []}
     return {"ply": state.ply, "finished": True, "winners": list(state.outcome.winners),
@@ -245,10 +263,16 @@ def run_pairings(entries: list[str], args) -> list[Pairing]:
             # Its levels differ by what they consider, not by search (ai_workers/engines/
             # eleusis.py), and they answer well within their own budgets: play with those.
             budgets = dict.fromkeys(("random", "easy", "medium", "strong"))
+        elif args.cpu_time:
+            if slug in CPU_CLOCK_UNSUPPORTED:
+                raise SystemExit(f"--cpu-time: {slug}'s engines read the wall clock themselves")
+            budgets = {level: (None if level_seconds(slug, level) is None else
+                               level_seconds(slug, level) * args.scale)
+                       for level in ("random", "easy", "medium", "strong", UCT)}
         else:
             budgets = {level: node_budget(slug, variant, players, level, args.scale)
                        for level in ("random", "easy", "medium", "strong", UCT)}
-        print(f"{entry}: node budgets " + ", ".join(
+        print(f"{entry}: {'CPU-time' if args.cpu_time else 'node'} budgets " + ", ".join(
             f"{k} {'own' if v is None else format(v, ',')}" for k, v in budgets.items()),
               flush=True)
         pairs = list(LADDER)
@@ -261,7 +285,7 @@ def run_pairings(entries: list[str], args) -> list[Pairing]:
             for index, seating in enumerate(seatings(players, args.games)):
                 seats = tuple((a, budgets[a]) if is_a else (b, budgets[b]) for is_a in seating)
                 task = GameTask(slug, variant, seats, args.seed + index // 2, opening,
-                                args.max_plies)
+                                args.max_plies, args.cpu_time)
                 plan.append((pairing, seating, task))
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -359,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=300,
                         help="a game still running after this many plies counts as a draw")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="budgets in CPU seconds a move (level time × scale, read with "
+                             "time.process_time) instead of node counts from speed probes")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
     parser.add_argument("--pairings", nargs="+", default=None,

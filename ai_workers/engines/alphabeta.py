@@ -29,7 +29,10 @@ EXACT, LOWER, UPPER = 0, 1, 2
 class AlphaBetaEngine(Engine):
     """Iterative-deepening alpha-beta. `Limit.depth` and the engine's own `max_depth` (a level
     setting) cap the nominal depth. Other seat counts are searched by UCT with the same evaluator
-    (`fallback`)."""
+    (`fallback`). A game's own search refinements subclass `_Search` and name it in
+    `search_class`."""
+
+    search_class: type | None = None     # None: the generic `_Search`
 
     def __init__(self, level: str, default_limit: Limit, evaluator: Evaluator | None = None,
                  quiescence: bool = True, max_depth: int = MAX_DEPTH,
@@ -46,7 +49,7 @@ class AlphaBetaEngine(Engine):
         if not limit.is_bounded:
             limit = Limit(depth=1)
         depth = min(limit.depth or MAX_DEPTH, self.max_depth)
-        return _Search(self, state, rng, budget).run(depth)
+        return (self.search_class or _Search)(self, state, rng, budget).run(depth)
 
 
 class _Search:

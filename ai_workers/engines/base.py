@@ -76,19 +76,25 @@ class SearchResult:
 
 
 class Budget:
-    """The running clock and node counter of one search."""
+    """The running clock and node counter of one search.
+
+    `clock` is wall-clock time (`time.perf_counter`). A benchmark that must give engines equal
+    CPU time whatever else the machine runs may set `Budget.clock = time.process_time` in its own
+    processes (bench/levels.py --cpu-time): alpha-beta and UCT read the time only through the
+    budget; the proof engines and New Eleusis also read the wall clock themselves."""
 
     __slots__ = ("start", "deadline", "max_nodes", "nodes")
+    clock = staticmethod(time.perf_counter)
 
     def __init__(self, limit: Limit) -> None:
-        self.start = time.perf_counter()
+        self.start = self.clock()
         self.deadline = (None if limit.seconds is None
                          else self.start + max(0.0, limit.seconds * TIME_SAFETY - TIME_MARGIN))
         self.max_nodes = limit.nodes
         self.nodes = 0
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.clock() >= self.deadline
 
     def exhausted(self) -> bool:
         """True once the node budget or the clock is used up."""
@@ -97,7 +103,7 @@ class Budget:
         return self.out_of_time()
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
 
 
 # ---------------------------------------------------------------------------------------------

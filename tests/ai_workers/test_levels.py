@@ -87,6 +87,27 @@ def test_a_bench_game_is_reproducible_from_its_plain_data(monkeypatch):
     assert first == play(task) and first["finished"] and first["ply"] <= 9
 
 
+def test_a_cpu_time_bench_game_times_its_searches_in_cpu_seconds(monkeypatch):
+    import time
+
+    from ai_workers.engines.base import Budget
+    monkeypatch.setitem(games.GAMES, TicTacToe.slug, TicTacToeState.game)
+    seen = []
+    original = Budget.__init__
+
+    def spy(self, limit):
+        original(self, limit)
+        seen.append((limit, Budget.clock))
+    monkeypatch.setattr(Budget, "__init__", spy)
+    task = GameTask(TicTacToe.slug, None, (("strong", 0.004), ("random", None)), seed=3,
+                    opening_plies=2, max_plies=20, cpu_time=True)
+    assert play(task)["finished"]
+    timed = [(limit, clock) for limit, clock in seen if limit.seconds is not None]
+    assert timed and all(limit == Limit(seconds=0.004) and clock is time.process_time
+                         for limit, clock in timed)
+    assert Budget.clock is time.perf_counter          # restored after the game
+
+
 def test_the_report_has_a_row_per_game_and_a_cell_per_pairing():
     from bench.levels import report
     unbeaten = Pairing("glaisher", "easy", "random", wins=100, games=100, points=100.0).as_dict()
