@@ -1,8 +1,9 @@
 """CPU time spent by the parts of a benchmark (web server, database, the benchmark's own client),
 read from /proc: Linux only; elsewhere `snapshot` returns None and no figure is printed.
 
-A process that exits between two snapshots takes its CPU time with it, so measure phases whose
-processes live on (gunicorn's workers keep their database connections)."""
+Two snapshots are compared process by process: a process that exits between them takes the CPU
+it spent meanwhile with it (so measure phases whose processes live on: gunicorn's workers keep
+their database connections), and one that exits is not counted at all."""
 from __future__ import annotations
 
 import os
@@ -12,13 +13,23 @@ _PROC = "/proc"
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class Spent:
     web: float            # seconds of CPU, user + system
     database: float
     client: float
 
-    def __sub__(self, other: Snapshot) -> Snapshot:
-        return Snapshot(self.web - other.web, self.database - other.database, self.client - other.client)
+
+@dataclass(frozen=True)
+class Snapshot:
+    web: dict[str, float]          # pid → CPU seconds so far
+    database: dict[str, float]
+    client: float
+
+    def __sub__(self, earlier: Snapshot) -> Spent:
+        def since(now: dict, then: dict) -> float:
+            return sum(seconds - then.get(pid, 0.0) for pid, seconds in now.items())
+        return Spent(since(self.web, earlier.web), since(self.database, earlier.database),
+                     self.client - earlier.client)
 
 
 def _stat(pid: str) -> tuple[str, int, float] | None:
@@ -39,15 +50,15 @@ def snapshot(server_group: int, database_name: str = "postgres") -> Snapshot | N
     and of this process."""
     if not os.path.isdir(f"{_PROC}/self"):
         return None
-    web = database = 0.0
+    web, database = {}, {}
     for pid in filter(str.isdigit, os.listdir(_PROC)):
         stat = _stat(pid)
         if stat is None:
             continue
         name, group, seconds = stat
         if group == server_group:
-            web += seconds
+            web[pid] = seconds
         elif name == database_name:
-            database += seconds
+            database[pid] = seconds
     own = os.times()
     return Snapshot(web, database, own.user + own.system)
