@@ -411,10 +411,37 @@ class SurvivalPushEvaluator(SurvivalEvaluator):
         return toward + [m for m in moves if m not in first]
 
 
+class SurvivalSearch(_Search):
+    """Alpha-beta that searches one ply more at a horizon node whose side to move has at most
+    `CRAMPED` slides (while the node is no deeper than twice the iteration's depth): a seat with
+    no slide dies, so a cramped pearl is where Survival's games are lost, and with one or two
+    slides the extra ply is cheap. Measured against the same search without it, and against
+    plain UCT (docs/engines.md §5.2)."""
+
+    CRAMPED = 2
+
+    def _root(self, depth: int, previous_best) -> tuple:
+        self.iteration_depth = depth
+        return super()._root(depth, previous_best)
+
+    def _negamax(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if (depth <= 0 and ply <= 2 * self.iteration_depth
+                and len(state.legal_moves()) <= self.CRAMPED):
+            depth = 1
+        return super()._negamax(state, depth, alpha, beta, ply)
+
+
+class SurvivalEngine(AlphaBetaEngine):
+    """Alpha-beta with the cramped-pearl extension (SurvivalSearch)."""
+
+    search_class = SurvivalSearch
+
+
 # Two seats: alpha-beta (80 % against plain UCT at 0.2 s a move, where UCT with this evaluator at
 # the cut-off scored 30 %); three or four seats: the alpha-beta engines hand over to per-seat UCT.
-# The strong level searches pushes towards the opponent first and on at the horizon.
+# The strong level searches pushes towards the opponent first and on at the horizon, and one
+# ply more where the side to move is cramped.
 register_levels("pearl-survival", {
     **alphabeta_levels(SurvivalEvaluator),
-    "strong": lambda: AlphaBetaEngine("strong", DEFAULT_LIMITS["strong"], SurvivalPushEvaluator()),
+    "strong": lambda: SurvivalEngine("strong", DEFAULT_LIMITS["strong"], SurvivalPushEvaluator()),
 })

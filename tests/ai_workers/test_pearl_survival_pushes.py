@@ -9,7 +9,8 @@ from random import Random
 import games
 from ai_workers.engines import Limit, get_engine
 from ai_workers.engines.alphabeta import AlphaBetaEngine
-from ai_workers.engines.pearl import SurvivalEvaluator, SurvivalPushEvaluator, pushes_toward
+from ai_workers.engines.pearl import (SurvivalEngine, SurvivalEvaluator, SurvivalPushEvaluator,
+                                      SurvivalSearch, pushes_toward)
 
 GAME = games.get_game("pearl-survival")
 STEPS = {0: (0, 1), 1: (1, 0), 2: (0, -1), 3: (-1, 0)}     # board.py: step = (w, 1, -w, -1)
@@ -108,3 +109,47 @@ def test_only_the_strong_level_uses_it():
         searcher = getattr(get_engine("pearl-survival", level), "searcher", None) \
             or get_engine("pearl-survival", level)
         assert type(searcher.evaluator) is SurvivalEvaluator
+
+
+def _wins_at_once(state) -> bool:
+    """The side to move wins with one slide (a push off the board, or leaving no slide)."""
+    me = state.turn
+    return any((c := state.apply(m)).is_terminal and c.outcome.winners == (me,)
+               for m in state.legal_moves())
+
+
+def _is_cramping_win(state, move) -> bool:
+    """After `move`, the opponent has one or two slides, and each either loses at once or lets
+    the mover push its pearl off the board: a win three plies deep, which a depth-1 search
+    sees only by searching on."""
+    child = state.apply(move)
+    if child.is_terminal or len(child.legal_moves()) > SurvivalSearch.CRAMPED:
+        return False
+    replies = [child.apply(m) for m in child.legal_moves()]
+    return all((r.is_terminal and r.outcome.winners == (state.turn,))
+               or (not r.is_terminal and any(_pushes_off(r, m) for m in r.legal_moves()))
+               for r in replies)
+
+
+def test_the_strong_level_searches_on_where_the_opponent_is_cramped():
+    """Positions without a win in one where a slide leaves the opponent one or two slides that
+    all lose at once: the strong level's depth-1 search finds the win (its value); the same
+    search without the extension does not every time."""
+    cases = []
+    for state in _positions(4000, seed=8):
+        if not _wins_at_once(state) and any(_is_cramping_win(state, m)
+                                            for m in state.legal_moves()):
+            cases.append(state)
+        if len(cases) == 10:
+            break
+    assert len(cases) >= 4
+    strong = get_engine("pearl-survival", "strong")
+    assert isinstance(strong, SurvivalEngine)
+    plain = AlphaBetaEngine("strong", Limit(depth=1), SurvivalPushEvaluator())
+    plain_found = 0
+    for state in cases:
+        result = strong.search(state, limit=Limit(depth=1), rng=Random(0))
+        assert result.value > 0.99
+        assert _is_cramping_win(state, result.move)
+        plain_found += plain.search(state, limit=Limit(depth=1), rng=Random(0)).value > 0.99
+    assert plain_found < len(cases)
