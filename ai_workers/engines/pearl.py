@@ -377,6 +377,71 @@ class SurvivalEvaluator(Evaluator):
             state.players * self.rewards(state)[seat] - 1.0
 
 
+def pushes_toward(state, moves: list) -> list:
+    """Two seats, in play: the slides among `moves` whose direction points at the opponent's
+    pearl (it lies on the ray from the mover's pearl), the longest first. Only such a slide can
+    push the opponent off the board, or shove it towards an edge; the others leave it where it
+    is. Empty in the set-up and with more seats."""
+    if state.players != 2 or state.in_setup:
+        return []
+    me = state.turn
+    q, o = state.pos[me], state.pos[1 - me]
+    if q < 0 or o < 0:
+        return []
+    rays = _rays(state.grid)
+    toward = [m for m in moves if rays[m.d][q] >> o & 1]
+    toward.sort(key=lambda m: -m.k)
+    return toward
+
+
+class SurvivalPushEvaluator(SurvivalEvaluator):
+    """The strong level's evaluator: the same values, and the pushes towards the opponent
+    (`pushes_toward`) searched first and searched on at the horizon (quiescence), so a push off
+    the board, or a race of the two pearls towards an edge, is seen a few plies deeper than the
+    nominal depth (docs/engines.md §5.2)."""
+
+    def noisy_moves(self, state, moves: list) -> list:
+        return pushes_toward(state, moves)
+
+    def order_moves(self, state, moves: list) -> list:
+        toward = pushes_toward(state, moves)
+        if not toward:
+            return moves
+        first = set(toward)
+        return toward + [m for m in moves if m not in first]
+
+
+class SurvivalSearch(_Search):
+    """Alpha-beta that searches one ply more at a horizon node whose side to move has at most
+    `CRAMPED` slides (while the node is no deeper than twice the iteration's depth): a seat with
+    no slide dies, so a cramped pearl is where Survival's games are lost, and with one or two
+    slides the extra ply is cheap. Measured against the same search without it, and against
+    plain UCT (docs/engines.md §5.2)."""
+
+    CRAMPED = 2
+
+    def _root(self, depth: int, previous_best) -> tuple:
+        self.iteration_depth = depth
+        return super()._root(depth, previous_best)
+
+    def _negamax(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if (depth <= 0 and ply <= 2 * self.iteration_depth
+                and len(state.legal_moves()) <= self.CRAMPED):
+            depth = 1
+        return super()._negamax(state, depth, alpha, beta, ply)
+
+
+class SurvivalEngine(AlphaBetaEngine):
+    """Alpha-beta with the cramped-pearl extension (SurvivalSearch)."""
+
+    search_class = SurvivalSearch
+
+
 # Two seats: alpha-beta (80 % against plain UCT at 0.2 s a move, where UCT with this evaluator at
 # the cut-off scored 30 %); three or four seats: the alpha-beta engines hand over to per-seat UCT.
-register_levels("pearl-survival", alphabeta_levels(SurvivalEvaluator))
+# The strong level searches pushes towards the opponent first and on at the horizon, and one
+# ply more where the side to move is cramped.
+register_levels("pearl-survival", {
+    **alphabeta_levels(SurvivalEvaluator),
+    "strong": lambda: SurvivalEngine("strong", DEFAULT_LIMITS["strong"], SurvivalPushEvaluator()),
+})
