@@ -41,10 +41,8 @@ class _WindowThrottle(BaseThrottle, ABC):
         limit = counters.parse_rate(api_settings.DEFAULT_THROTTLE_RATES.get(scope)) if scope else None
         if limit is None:
             return True
-        count, period = limit
-        number, self._wait = counters.window(period)
-        key = f"throttle:{scope}:{self.ident_for(request)}:{number}"
-        return counters.increment(key, timeout=period + 1) <= count
+        allowed, self._wait = counters.spend(counters.throttle_name(scope, self.ident_for(request)), limit)
+        return allowed
 
     def wait(self) -> float | None:
         return getattr(self, "_wait", None)

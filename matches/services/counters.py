@@ -45,6 +45,22 @@ def increment(key: str, timeout: int) -> int:
         return cache.incr(key)       # another process created it meanwhile
 
 
-def current(key: str) -> int:
-    """What `key` has counted so far in its window (0 if nothing)."""
-    return int(cache.get(key) or 0)
+def throttle_name(scope: str, ident: str) -> str:
+    """The counter of a rate-limit scope for one client (`user:<id>` or `ip:<address>`), shared
+    by the API's throttles and the web form's log-in limit."""
+    return f"throttle:{scope}:{ident}"
+
+
+def spend(name: str, limit: tuple[int, int]) -> tuple[bool, float]:
+    """Count one more under `name` in the current window of `limit` (count, period): whether the
+    count is still within it, and the seconds until the window ends."""
+    count, period = limit
+    number, remaining = window(period)
+    return increment(f"{name}:{number}", timeout=period + 1) <= count, remaining
+
+
+def spent(name: str, limit: tuple[int, int]) -> tuple[bool, float]:
+    """Whether `name` has used up its count in the current window, and the seconds left in it."""
+    count, period = limit
+    number, remaining = window(period)
+    return int(cache.get(f"{name}:{number}") or 0) >= count, remaining

@@ -19,10 +19,10 @@ def _budget() -> tuple[int, int] | None:
     return counters.parse_rate(settings.LOGIN_FAILURES)
 
 
-def _key(username: str, number: int) -> str:
+def _name(username: str) -> str:
     # Hashed: a username may hold any character, and cache keys should not.
-    name = hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"login-failures:{name}:{number}"
+    digest = hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"login-failures:{digest}"
 
 
 def login_check(username: str) -> None:
@@ -30,9 +30,8 @@ def login_check(username: str) -> None:
     budget = _budget()
     if budget is None:
         return
-    count, period = budget
-    number, remaining = counters.window(period)
-    if counters.current(_key(username, number)) >= count:
+    used_up, remaining = counters.spent(_name(username), budget)
+    if used_up:
         raise _refused("too many failed logins to this account", remaining)
 
 
@@ -40,8 +39,7 @@ def login_failed(username: str) -> None:
     """Count one failed login to `username`."""
     budget = _budget()
     if budget is not None:
-        number, _ = counters.window(budget[1])
-        counters.increment(_key(username, number), timeout=budget[1] + 1)
+        counters.spend(_name(username), budget)
 
 
 def login_attempt_from(address: str) -> None:
@@ -51,9 +49,8 @@ def login_attempt_from(address: str) -> None:
     budget = counters.parse_rate(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get("login"))
     if budget is None:
         return
-    count, period = budget
-    number, remaining = counters.window(period)
-    if counters.increment(f"throttle:login:ip:{address}:{number}", timeout=period + 1) > count:
+    allowed, remaining = counters.spend(counters.throttle_name("login", f"ip:{address}"), budget)
+    if not allowed:
         raise _refused("too many logins from this address", remaining)
 
 
