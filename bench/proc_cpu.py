@@ -32,7 +32,7 @@ class Snapshot:
                      self.client - earlier.client)
 
 
-def _stat(pid: str) -> tuple[str, int, float] | None:
+def _stat(pid: str, ticks: int) -> tuple[str, int, float] | None:
     """(command name, process group, CPU seconds) of a process, or None if it is gone."""
     try:
         with open(f"{_PROC}/{pid}/stat") as f:
@@ -42,7 +42,7 @@ def _stat(pid: str) -> tuple[str, int, float] | None:
     name = text[text.index("(") + 1:text.rindex(")")]
     fields = text[text.rindex(")") + 2:].split()
     # After the name: state, ppid, pgrp, ..., utime (14th field of the line) and stime (15th).
-    return name, int(fields[2]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return name, int(fields[2]), (int(fields[11]) + int(fields[12])) / ticks
 
 
 def snapshot(server_group: int, database_name: str = "postgres") -> Snapshot | None:
@@ -51,8 +51,9 @@ def snapshot(server_group: int, database_name: str = "postgres") -> Snapshot | N
     if not os.path.isdir(f"{_PROC}/self"):
         return None
     web, database = {}, {}
+    ticks = os.sysconf("SC_CLK_TCK")          # the unit of /proc's CPU times
     for pid in filter(str.isdigit, os.listdir(_PROC)):
-        stat = _stat(pid)
+        stat = _stat(pid, ticks)
         if stat is None:
             continue
         name, group, seconds = stat

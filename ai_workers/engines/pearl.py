@@ -129,28 +129,6 @@ def _rays(g) -> tuple:
     return rays
 
 
-_STARS: dict = {}
-
-
-def _stars(g) -> tuple:
-    """Per point: the points up to four steps away along a row, column or diagonal (cached)."""
-    stars = _STARS.get(g.n)
-    if stars is None:
-        w, n = g.w, g.n
-        out = []
-        for p in range(n * w):
-            x, y, mask = p % w, p // w, 0
-            if x < n:
-                for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                    for t in range(-4, 5):
-                        u, v = x + t * dx, y + t * dy
-                        if 0 <= u < n and 0 <= v < n:
-                            mask |= 1 << (v * w + u)
-            out.append(mask)
-        stars = _STARS[g.n] = tuple(out)
-    return stars
-
-
 def _reach(state, move, hot: int = -1) -> int:
     """The points a push-in changes (its run and the point the front moves onto); 0 at once
     when none of them can be in `hot`."""
@@ -180,10 +158,10 @@ def _candidates(state, hot: int) -> list:
     return found
 
 
-def winning_moves(state, colour: int, moves=None, first: bool = False, hot: int | None = None) -> list:
+def winning_moves(state, colour: int, first: bool = False, hot: int | None = None) -> list:
     """`colour`'s pushes that would win at once if it were to move now (its threats when it is
-    not), checked by playing the candidates out; with `first`, stop at the first one. `moves`
-    and `hot` (= gaps(state, colour)) may be passed in when already known."""
+    not), checked by playing the candidates out; with `first`, stop at the first one. `hot`
+    (= gaps(state, colour)) may be passed in when already known."""
     if hot is None:
         hot = gaps(state, colour)
     if not hot:
@@ -194,7 +172,7 @@ def winning_moves(state, colour: int, moves=None, first: bool = False, hot: int 
     occupied = state.black | state.white
     rays = _rays(g)
     found = []
-    for move in (_candidates(state, hot) if moves is None else moves):
+    for move in _candidates(state, hot):
         p = g.index(move.x, move.y)
         if not rays[move.d][p] & hot:
             continue
@@ -218,15 +196,13 @@ class FiveSearch(_Search):
     root, a winning push is played at once, and pushes reaching either side's gaps (wins,
     blocks) are tried first.
 
-    Measured at the level bench's budgets (docs/engines.md §5.2), this beat the plain
-    alpha-beta 67.5 % over 100 games at equal CPU time. Searching parries at the horizon when
-    the opponent threatens to win (a forced-reply extension) and ordering inner nodes by
-    threats cost more time than they gained there (13/40 and 61/100 against the plain search)."""
+    Measured against the plain alpha-beta at equal CPU time in docs/engines.md §5.2, with what
+    was tried and dropped there (parries at the horizon, threat ordering at inner nodes)."""
 
     def _quiesce(self, state, qdepth: int, alpha: float, beta: float, ply: int) -> float:
         me = state.turn
         mine = gaps(state, me)
-        if mine and winning_moves(state, me, None, True, mine):
+        if mine and winning_moves(state, me, first=True, hot=mine):
             return 1.0 - MATE_STEP * (ply + 1)
         return self._static(state)
 
@@ -234,7 +210,7 @@ class FiveSearch(_Search):
         root, me = self.root, self.root.turn
         wins = winning_moves(root, me)
         if wins:
-            self.root_moves = wins + [m for m in self.root_moves if m not in wins]
+            self.root_moves = _first(self.root_moves, wins)
             max_depth = 1
         else:
             self.root_moves = _urgent_first(root, self.root_moves, gaps(root, 0) | gaps(root, 1))
@@ -245,11 +221,15 @@ def _urgent_first(state, moves: list, hot: int) -> list:
     """`moves` with those whose run reaches a gap point (either colour's) first."""
     if not hot:
         return moves
-    urgent = [m for m in moves if _reach(state, m, hot) & hot]
-    if not urgent:
+    return _first(moves, [m for m in moves if _reach(state, m, hot) & hot])
+
+
+def _first(moves: list, chosen: list) -> list:
+    """`chosen` (a sublist of `moves`, in its own order), then the rest of `moves` in theirs."""
+    if not chosen:
         return moves
-    marked = set(urgent)
-    return urgent + [m for m in moves if m not in marked]
+    marked = set(chosen)
+    return chosen + [m for m in moves if m not in marked]
 
 
 class FiveEngine(AlphaBetaEngine):
@@ -404,11 +384,7 @@ class SurvivalPushEvaluator(SurvivalEvaluator):
         return pushes_toward(state, moves)
 
     def order_moves(self, state, moves: list) -> list:
-        toward = pushes_toward(state, moves)
-        if not toward:
-            return moves
-        first = set(toward)
-        return toward + [m for m in moves if m not in first]
+        return _first(moves, pushes_toward(state, moves))
 
 
 class SurvivalSearch(_Search):
