@@ -2,6 +2,7 @@ from django.urls import path
 
 from .views import accounts, lobby, matches, players
 
+# <id:...> is registered by matches.converters (imported first by the root URL conf).
 app_name = "web"
 
 urlpatterns = [

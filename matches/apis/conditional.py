@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import games
+from matches.converters import MAX_ID
 from matches.errors import ServiceError
 from matches.selectors import matches as match_selectors
 from matches.selectors.conditional import conditional_payload
@@ -23,7 +24,7 @@ class ConditionalIn(serializers.Serializer):
     lines = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(max_length=200), max_length=conditional.MAX_LINE_PLIES),
         max_length=conditional.MAX_LINES, help_text=f"the lines to store (they replace what you had): {LINE_HELP}")
-    ply = serializers.IntegerField(required=False, min_value=0,
+    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
                                    help_text="the ply the match is at (409 stale_ply if it moved on)")
 
 

@@ -18,6 +18,7 @@ from rest_framework.settings import api_settings
 from rest_framework.utils.urls import replace_query_param
 
 from matches import wakeup
+from matches.converters import MAX_ID
 from matches.errors import ServiceError
 from matches.models import Event
 from matches.selectors import events
@@ -26,7 +27,6 @@ from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, weak_etag
 from .query import Api, query_params
 from .schema import errors, rendered
 
-MAX_ID = 2**63 - 1
 _SLOTS = wakeup.Slots(settings.EVENTS_WAIT_SLOTS)
 
 KIND_PAYLOADS = {

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import games
+from matches.converters import MAX_ID
 from matches.models import Match
 from matches.selectors import matches as selectors
 from matches.services import offers, play, results
@@ -21,7 +22,7 @@ from .schema import TimeControlSchema, errors, page_of, paginated, rendered, val
 
 class MoveIn(serializers.Serializer):
     move = serializers.CharField(max_length=2000, trim_whitespace=False, help_text="move notation")
-    ply = serializers.IntegerField(required=False, min_value=0,
+    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
                                    help_text="the ply the match is at (409 stale_ply if it moved on)")
 
 

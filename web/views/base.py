@@ -9,26 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.db import DataError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import register_converter
 from django.views.decorators.http import require_POST
 
 import games
 from matches.errors import CODES, ServiceError, not_found_view
 
-
-class IdConverter:
-    """Row ids: digits that fit a 64-bit key (longer ones are simply not found)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
 REFUSALS = (ServiceError, games.GameError, DataError)
 
 
