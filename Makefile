@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean
+.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,10 @@ bench-http: install
 	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),$(HTTP_SMOKE_ARGS),)
 bench-latency: install
 	$(PY) -m bench.engine_latency
+
+# The pins of requirements*.txt behind PyPI (name, pinned, latest), as pip sees them.
+outdated: install
+	@$(PY) scripts/outdated_pins.py requirements.txt requirements-dev.txt
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
