@@ -12,6 +12,20 @@ hypothesis_settings.register_profile("pearlsite", derandomize=True, database=Non
 hypothesis_settings.register_profile("explore", deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite"))
 
+# Only a test that means something on one backend alone may skip, and it says which (pytest.ini
+# gives each marker's reason); any other skip fails, so no check goes quietly missing.
+BACKEND_MARKERS = ("postgres", "redis", "worker", "faults")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.skipped and not hasattr(report, "wasxfail") \
+            and not any(item.get_closest_marker(name) for name in BACKEND_MARKERS):
+        report.outcome = "failed"
+        report.longrepr = (f"skipped, but carries none of the markers {', '.join(BACKEND_MARKERS)}: "
+                           f"{report.longrepr}")
+
 
 def token_for(user) -> str:
     """A new API key for `user`."""

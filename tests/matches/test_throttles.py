@@ -103,6 +103,7 @@ def test_scoped_operations_count_only_themselves(rates, as_alice, scope, method,
     assert as_alice.get(f"/api/v1/matches/{created['match']}/").status_code == 200
 
 
+@pytest.mark.redis
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
 def test_counters_in_redis_are_shared_between_processes(rates, settings, anon):
     """Two web processes see one counter: a second cache connection reads what the first wrote."""

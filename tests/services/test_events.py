@@ -158,6 +158,7 @@ def test_events_that_end_a_transaction_commit_with_it(monkeypatch):
     assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
 
 
+@pytest.mark.redis
 def test_a_listener_wakes_on_a_published_event(settings):
     import time
 
