@@ -244,6 +244,9 @@ SPECTACULAR_SETTINGS = {
         "TournamentKindEnum": ["round-robin", "swiss"],
         "LadderEventKindEnum": ["joined", "climbed", "defended", "forfeited"],
     },
+    # Ids in paths (matches/converters.py): the range of a BigAutoField.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,
+                                        "maximum": 2**63 - 1}},
 }
 
 # --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------

@@ -1,6 +1,8 @@
 """Settings for the test suite: the real settings, with cheap password hashing, per-process throttle
 counters and budgets no ordinary test reaches (throttle tests set small rates themselves)."""
 import os
+import tempfile
+from pathlib import Path
 
 # Production settings (DEBUG off) over plain HTTP on the test client's host names.
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-" + "k3y" * 20)
@@ -8,9 +10,17 @@ os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("PEARLSITE_HTTPS", "false")
 
 from .settings import *  # noqa: E402,F401,F403
-from .settings import REST_FRAMEWORK  # noqa: E402
+from .settings import DATABASES, REST_FRAMEWORK  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 REST_FRAMEWORK = {**REST_FRAMEWORK,
                   "DEFAULT_THROTTLE_RATES": {scope: "100000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}}
+
+# On SQLite the test database is a file (one per test process), not Django's shared-cache memory
+# database: the browser tests' live server then reads through a connection of its own while the
+# test writes (WAL and lock waits, as settings.py sets up), where shared-cache table locks fail at once
+# ("database table is locked").
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"pearlsite-test-{os.getpid()}.sqlite3")}
