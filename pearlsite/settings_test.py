@@ -1,6 +1,8 @@
 """Settings for the test suite: the real settings, with cheap password hashing, per-process throttle
 counters and budgets no ordinary test reaches (throttle tests set small rates themselves)."""
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -17,10 +19,11 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 REST_FRAMEWORK = {**REST_FRAMEWORK,
                   "DEFAULT_THROTTLE_RATES": {scope: "100000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}}
 
-# On SQLite the test database is a file (one per test process), not Django's shared-cache memory
-# database: the browser tests' live server then reads through a connection of its own while the
-# test writes (WAL and lock waits, as settings.py sets up), where shared-cache table locks fail at once
-# ("database table is locked").
+# On SQLite the test database is a file (in a folder of the test process's own, removed with its
+# WAL files at exit), not Django's shared-cache memory database: the browser tests' live server then
+# reads through a connection of its own while the test writes (WAL and lock waits, as settings.py
+# sets up), where shared-cache table locks fail at once ("database table is locked").
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {
-        "NAME": str(Path(tempfile.gettempdir()) / f"pearlsite-test-{os.getpid()}.sqlite3")}
+    _TEST_DB_DIR = tempfile.mkdtemp(prefix="pearlsite-test-")
+    atexit.register(shutil.rmtree, _TEST_DB_DIR, ignore_errors=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(_TEST_DB_DIR) / "test.sqlite3")}

@@ -86,3 +86,12 @@ def test_plies_past_the_range_are_refused(as_alice):
             response = getattr(as_alice, method)(f"/api/v1/matches/{created['match']}/{suffix}", body, format="json")
             assert response.status_code == 400, (suffix, id_value, response.content)
             assert response.json()["code"] == "validation_error"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches/", "/api/v1/challenges/", "/api/v1/ladders/",
+                                  "/api/v1/tournaments/", "/api/v1/players/"])
+def test_pages_past_the_range_are_not_found(as_alice, path):
+    for page in PAST_THE_RANGE:
+        response = as_alice.get(f"{path}?page={page}")
+        assert response.status_code == 404, (path, page, response.status_code)
+        assert response.json()["code"] == "page_not_found"
