@@ -3,10 +3,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from pearlsite import metrics_view
+
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
+    path("metrics", metrics_view.metrics, name="metrics"),
     path("", include("web.urls")),
 ]
 # The admin is a password form facing the internet: served only when PEARLSITE_ADMIN=true.
