@@ -37,15 +37,15 @@ class RequestObservationMiddleware:
             response = self.get_response(request)
             seconds = time.perf_counter() - started
             response[request_ids.HEADER] = request_id
-            self._record(request, response.status_code, seconds)
+            self._record(request, request_id, response.status_code, seconds)
             return response
         finally:
             request_ids.unbind(token)
 
     @staticmethod
-    def _record(request, status: int, seconds: float) -> None:
+    def _record(request, request_id: str, status: int, seconds: float) -> None:
         route = route_of(request)
         metrics.request_finished(route, request.method, status, seconds)
         log.info("%s %s %s", request.method, route, status, extra={
-            "user_id": _user_id(request), "route": route, "method": request.method, "status": status,
+            "request_id": request_id, "user_id": _user_id(request), "route": route, "method": request.method, "status": status,
             "duration_ms": round(seconds * 1000, 2)})
