@@ -90,6 +90,16 @@ def cancel_replies(match: Match, reason: str) -> int:
     return cancelled
 
 
+def job_reopen(job: EngineJob) -> None:
+    """A failed job, queued again from its first attempt (inside the caller's transaction, which
+    holds the row); sent once that commits."""
+    EngineJob.objects.filter(pk=job.pk, status=Status.FAILED).update(
+        status=Status.QUEUED, attempts=0, last_error="", lease_until=None, sent_at=None, started_at=None,
+        finished_at=None)
+    metrics.engine_job_state(job.lane, Status.QUEUED)
+    _release_after_commit([job.lane])
+
+
 def lease_seconds(job: EngineJob) -> float:
     return 2 * job.budget_seconds + settings.ENGINE_LEASE_GRACE
 

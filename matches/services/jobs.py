@@ -17,7 +17,8 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import get_engine
-from matches.models import EngineJob, Match
+from matches.errors import ServiceError
+from matches.models import Analysis, EngineJob, Match
 from matches.selectors.matches import match_state
 from pearlsite import metrics
 
@@ -104,6 +105,41 @@ def sweep(now=None) -> dict[str, int]:
     if requeued or given_up or sent:
         log.info("engine job sweep: %s taken back, %s given up, %s sent", requeued, given_up, len(sent))
     return {"requeued": requeued, "given_up": given_up, "sent": len(sent)}
+
+
+@transaction.atomic
+def job_retry(*, job_id: int) -> EngineJob:
+    """Staff: run a failed job again from its first attempt, if its work is still wanted (a reply:
+    the match still waits at that ply for that engine; an analysis: not done)."""
+    job = EngineJob.objects.filter(pk=job_id).first()
+    if job is None:
+        raise ServiceError("engine_job_not_found", f"no engine job {job_id}")
+    # The match row first, then the job's, in the order a reply being written takes them.
+    match = Match.objects.select_for_update().filter(pk=job.match_id).first()
+    job = EngineJob.objects.select_for_update().select_related("analysis").get(pk=job_id)
+    reason = _why_not_retryable(job, match)
+    if reason:
+        raise ServiceError("job_not_retryable", f"engine job {job_id} cannot run again: {reason}",
+                           detail={"reason": reason})
+    if job.kind == EngineJob.Kind.ANALYSIS:
+        analysis.analysis_requeued(analysis_id=job.analysis_id)
+    dispatch.job_reopen(job)
+    job.refresh_from_db()
+    return job
+
+
+def _why_not_retryable(job: EngineJob, match: Match | None) -> str:
+    if job.status != Status.FAILED:
+        return f"it is {job.status}, not failed"
+    if job.kind == EngineJob.Kind.ANALYSIS:
+        done = job.analysis is None or job.analysis.status == Analysis.Status.DONE
+        return "the analysis is done" if done else ""
+    seats = list(match.seats.order_by("seat")) if match else []
+    if match is None or match.ply != job.ply or not dispatch.engine_to_move(match, seats):
+        return "the match has moved on"
+    if EngineJob.objects.filter(match=match, kind=EngineJob.Kind.REPLY, status__in=EngineJob.LIVE).exists():
+        return "another reply job is under way"
+    return ""
 
 
 def _give_up(job: EngineJob, error: str) -> bool:
