@@ -11,7 +11,13 @@ import logging
 import os
 import time
 
-from celery.signals import before_task_publish, task_postrun, task_prerun, worker_init, worker_process_shutdown
+from celery.signals import (
+    before_task_publish,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_shutdown,
+)
 from django.conf import settings
 
 from . import metrics, request_ids
