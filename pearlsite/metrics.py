@@ -25,7 +25,8 @@ http_request_duration = Histogram(
 moves = Counter("pearlsite_moves", "Moves recorded, by game and by whom (human or engine).", ["game", "by"])
 engine_jobs = Counter(
     "pearlsite_engine_jobs",
-    "Engine jobs entering a state (queued: new or taken back; sent; running; done; failed), by lane.",
+    "Engine jobs entering a state (queued: new or taken back; sent; running; done; failed; cancelled: "
+    "moot before it ran, the match moved on), by lane.",
     ["lane", "state"])
 engine_lease_expiries = Counter(
     "pearlsite_engine_lease_expiries", "Engine jobs whose worker lease ran out (found by the sweep).")
@@ -43,6 +44,7 @@ task_duration = Histogram(
     ["task", "outcome"], buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0))
 
 HUMAN, ENGINE = "human", "engine"
+CANCELLED = "cancelled"      # an engine job closed as failed because its work became moot
 NOTIFICATION_CHANNELS = ("email", "webhook")
 
 

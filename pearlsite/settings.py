@@ -389,6 +389,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 METRICS_TOKEN = env.str("PEARLSITE_METRICS_TOKEN", default="")
 if METRICS_TOKEN and (len(METRICS_TOKEN) < 20 or not METRICS_TOKEN.isascii() or " " in METRICS_TOKEN):
     raise ImproperlyConfigured("PEARLSITE_METRICS_TOKEN must be at least 20 ASCII characters without spaces")
+# Rotating the secret key: the new one in DJANGO_SECRET_KEY, the old ones here (comma-separated)
+# until the sessions and signed values they made have expired (docs/operations.md).
+SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
+if any(len(key) < 50 for key in SECRET_KEY_FALLBACKS):
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY_FALLBACKS must list former keys of at least 50 characters")
 # Prometheus scrapes the web processes directly (plain HTTP inside the private network).
 SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 # A Celery worker's own /metrics port (0: none), serving its pool's counts from PROMETHEUS_MULTIPROC_DIR.

@@ -86,7 +86,7 @@ def cancel_replies(match: Match, reason: str) -> int:
     """The match moved on without the engine (takeback, result): its live reply job is moot."""
     cancelled = EngineJob.objects.filter(match=match, kind=Kind.REPLY, status__in=EngineJob.LIVE).update(
         status=Status.FAILED, last_error=reason, lease_until=None, finished_at=timezone.now())
-    metrics.engine_job_state(Lane.REPLY, Status.FAILED, cancelled)
+    metrics.engine_job_state(Lane.REPLY, metrics.CANCELLED, cancelled)
     return cancelled
 
 
@@ -150,7 +150,7 @@ def _take_fair(lane: str) -> list[tuple[EngineJob, dict]]:
         job = waiting[user].pop(0)
         payload = engine_jobs.job_payload(job)
         if payload is None:
-            _finish(job.pk, Status.FAILED, "moot: the match moved on", lane)
+            _finish(job.pk, Status.FAILED, "moot: the match moved on", lane, counted_as=metrics.CANCELLED)
             continue
         now = timezone.now()
         if EngineJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
@@ -220,12 +220,12 @@ def job_finish(job_id: int, status: str = Status.DONE, error: str = "", lane: st
     return _finish(job_id, status, error, lane)
 
 
-def _finish(job_id: int, status: str, error: str, lane: str | None = None) -> bool:
+def _finish(job_id: int, status: str, error: str, lane: str | None = None, counted_as: str | None = None) -> bool:
     closed = bool(EngineJob.objects.filter(pk=job_id, status__in=EngineJob.LIVE).update(
         status=status, last_error=error[:2000], lease_until=None, finished_at=timezone.now()))
     if closed:
         lane = lane or EngineJob.objects.filter(pk=job_id).values_list("lane", flat=True).first()
-        metrics.engine_job_state(lane, status)
+        metrics.engine_job_state(lane, counted_as or status)
     return closed
 
 
