@@ -4,9 +4,12 @@ rate-limit refusals, streams, sweeps and lease expiries are counted."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import textwrap
+import time
+import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
@@ -120,8 +123,7 @@ def test_an_open_stream_is_counted_until_it_closes(anon, as_alice):
     chunks = iter(response.streaming_content)
     next(chunks)
     assert value(scrape(anon), "pearlsite_event_streams_open") == before + 1
-    list(chunks)
-    response.close()
+    list(chunks)          # the stream ends (the test client then closes the response)
     assert value(scrape(anon), "pearlsite_event_streams_open") == before
 
 
@@ -175,3 +177,57 @@ def test_processes_sharing_a_multiprocess_folder_are_added_up(tmp_path):
     samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
                for family in text_string_to_metric_families(out) for s in family.samples}
     assert value(samples, "pearlsite_moves_total", game="hasami-shogi", by="human") == 7
+
+
+@pytest.fixture
+def worker_with_metrics(tmp_path):
+    """A real prefork worker (two pool processes) serving its pool's metrics on a port."""
+    from django.conf import settings as django_settings
+
+    from pearlsite.celery import app
+
+    from .test_concurrency_and_worker import _needs_postgres, _worker_env
+
+    if not django_settings.CELERY_BROKER_URL.startswith("redis"):
+        pytest.skip("needs Redis (set REDIS_URL=redis://...)")
+    _needs_postgres()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app.conf.CELERY_TASK_ALWAYS_EAGER = False
+    app.control.purge()
+    env = {**_worker_env(), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "worker-metrics"),
+           "PEARLSITE_WORKER_METRICS_PORT": str(port)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "pearlsite", "worker", "-Q", "ai-move", "--pool", "prefork",
+         "--concurrency", "2", "--hostname", f"metrics-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(timeout=0.5):
+            assert proc.poll() is None and time.monotonic() < deadline, "the worker did not start"
+        yield f"http://127.0.0.1:{port}/metrics"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_serves_its_pools_counts(as_alice, worker_with_metrics):
+    """Engine replies computed in the pool processes show on the worker's own port."""
+    match_ids = [start_match(as_alice, opponents=["ai:random"]) for _ in range(3)]
+    for match_id in match_ids:
+        as_alice.post(f"/api/v1/matches/{match_id}/moves/", {"move": "e1-e5", "ply": 0}, format="json")
+    deadline = time.monotonic() + 60
+    while Match.objects.filter(pk__in=match_ids, ply=2).count() < 3:
+        assert time.monotonic() < deadline, "no engine replies within 60 s"
+        time.sleep(0.1)
+    with urllib.request.urlopen(worker_with_metrics, timeout=10) as response:
+        text = response.read().decode()
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(text) for s in family.samples}
+    assert value(samples, "pearlsite_moves_total", game="hasami-shogi", by="engine") == 3
+    assert value(samples, "pearlsite_engine_jobs_total", lane="ai-move", state="done") == 3
+    assert value(samples, "pearlsite_celery_task_duration_seconds_count", task="ai_workers.tasks.engine_reply",
+                 outcome="success") == 3
