@@ -12,9 +12,8 @@ import hmac
 import os
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.utils import timezone
-from django.views.decorators.http import require_GET
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -71,8 +70,9 @@ def _authorized(request: HttpRequest) -> bool:
     return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode())
 
 
-@require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
     if not _authorized(request):
-        raise Http404("no such page")      # the endpoint's existence is not advertised
+        raise Http404("no such page")      # first: not even the method tells that the path exists
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     return HttpResponse(generate_latest(scrape_registry()), content_type=CONTENT_TYPE_LATEST)

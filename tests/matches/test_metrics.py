@@ -50,6 +50,8 @@ def test_the_endpoint_is_hidden_without_its_token(anon, settings):
     assert anon.get("/metrics").status_code == 404
     assert anon.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong-token-of-some-length").status_code == 404
     assert anon.get("/metrics", HTTP_AUTHORIZATION=f"Token {TOKEN}").status_code == 404
+    assert anon.post("/metrics").status_code == 404
+    assert anon.post("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 405
     settings.METRICS_TOKEN = ""
     assert anon.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 404
     assert anon.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 404
