@@ -59,7 +59,8 @@ def _task_finished(task_id=None, task=None, state=None, **_):
     outcome = (state or "unknown").lower()
     metrics.task_finished(task.name, outcome, seconds)
     log.info("task %s %s", task.name, outcome, extra={
-        "task": task.name, "task_id": task_id, "outcome": outcome, "duration_ms": round(seconds * 1000, 2)})
+        "task": task.name, "task_id": task_id, "request_id": request_ids.current(), "outcome": outcome,
+        "duration_ms": round(seconds * 1000, 2)})
     request_ids.unbind(token)
 
 

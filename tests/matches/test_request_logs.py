@@ -9,6 +9,7 @@ import re
 import time
 
 import pytest
+from django.conf import settings
 from pythonjsonlogger.json import JsonFormatter
 
 from matches.models import Match
@@ -22,10 +23,10 @@ NEW_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def _json_line(record: logging.LogRecord) -> dict:
-    """The record as the configured JSON handler writes it."""
-    handler = next(h for h in logging.getLogger().handlers if isinstance(h.formatter, JsonFormatter))
-    handler.filter(record)
-    return json.loads(handler.format(record))
+    """The record as the configured JSON formatter (LOG_FORMAT=json) writes it."""
+    options = {k: v for k, v in settings.LOGGING["formatters"]["json"].items() if k != "()"}
+    request_ids.RequestIdFilter().filter(record)
+    return json.loads(JsonFormatter(**options).format(record))
 
 
 def _lines(caplog, logger: str) -> list[dict]:
