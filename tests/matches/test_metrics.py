@@ -57,6 +57,13 @@ def test_the_endpoint_is_hidden_without_its_token(anon, settings):
     assert anon.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 404
 
 
+def test_scraped_over_plain_http_inside_the_network(anon, settings):
+    """Production redirects plain HTTP to HTTPS; the scrape, on the private network, is exempt."""
+    settings.SECURE_SSL_REDIRECT = True
+    assert anon.get("/api/v1/games/").status_code == 301
+    assert anon.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 200
+
+
 def test_a_walkthrough_moves_the_figures(anon, client_for, django_user_model, django_capture_on_commit_callbacks):
     before = scrape(anon)
     registered = anon.post("/api/v1/accounts/", {"username": "erin", "password": "a-long-pass-phrase"}, format="json")
