@@ -116,7 +116,7 @@ def job_retry(*, job_id: int) -> EngineJob:
         raise ServiceError("engine_job_not_found", f"no engine job {job_id}")
     # The match row first, then the job's, in the order a reply being written takes them.
     match = Match.objects.select_for_update().filter(pk=job.match_id).first()
-    job = EngineJob.objects.select_for_update().select_related("analysis").get(pk=job_id)
+    job = EngineJob.objects.select_for_update(of=("self",)).select_related("analysis").get(pk=job_id)
     reason = _why_not_retryable(job, match)
     if reason:
         raise ServiceError("job_not_retryable", f"engine job {job_id} cannot run again: {reason}",
