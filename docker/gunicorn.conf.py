@@ -43,5 +43,15 @@ def when_ready(server):
 max_requests = 20000
 max_requests_jitter = 2000
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
-accesslog = "-"
+# The application writes one line per request itself (JSON, with the request id: pearlsite/observe.py);
+# gunicorn's own access line only beside plain-text logs.
+accesslog = "-" if os.environ.get("LOG_FORMAT") == "text" else None
 errorlog = "-"
+
+
+def child_exit(server, worker):
+    """A worker gone: its share of the live gauges (streams open) leaves the sum; its counters stay
+    in it (docs/operations.md §Metrics)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+        multiprocess.mark_process_dead(worker.pid)

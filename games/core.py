@@ -63,6 +63,7 @@ class Termination(str, Enum):
     TIMEOUT = "timeout"
     AGREEMENT = "agreement"
     ABORTED = "aborted"
+    ADJUDICATED = "adjudicated"
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,11 @@ CODES: dict[str, tuple[int, str]] = {
     "not_organiser": (403, "only the tournament's organiser may do this"),
     "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
     "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
+    # staff tools (docs/operations.md)
+    "user_not_found": (404, "no user with this username"),
+    "engine_job_not_found": (404, "no engine job with this id"),
+    "job_not_retryable": (409, "only a failed job whose work is still wanted can run again (detail.reason)"),
+    "invalid_seat_choice": (400, "the winner is not a seat of this match"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 

@@ -12,6 +12,7 @@ from .apis import (
                    matches,
                    players,
                    profiles,
+                   staff,
                    tournaments,
                    vacations,
 )
@@ -64,4 +65,12 @@ urlpatterns = [
     path("tournaments/<id:pk>/start/", tournaments.TournamentStartApi.as_view(), name="tournament-start"),
     path("events/", events.EventListApi.as_view(), name="event-list"),
     path("events/stream/", events.EventStreamApi.as_view(), name="event-stream"),
+    path("staff/users/", staff.StaffUserListApi.as_view(), name="staff-user-list"),
+    path("staff/users/<str:username>/matches/", staff.StaffUserMatchesApi.as_view(), name="staff-user-matches"),
+    path("staff/users/<str:username>/tokens/revoke/", staff.StaffTokensRevokeApi.as_view(),
+         name="staff-user-tokens-revoke"),
+    path("staff/matches/<int:pk>/abort/", staff.StaffMatchAbortApi.as_view(), name="staff-match-abort"),
+    path("staff/matches/<int:pk>/adjudicate/", staff.StaffMatchAdjudicateApi.as_view(), name="staff-match-adjudicate"),
+    path("staff/engine-jobs/", staff.StaffEngineJobListApi.as_view(), name="staff-engine-job-list"),
+    path("staff/engine-jobs/<int:pk>/retry/", staff.StaffEngineJobRetryApi.as_view(), name="staff-engine-job-retry"),
 ]

@@ -99,6 +99,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pearlsite.observe.RequestObservationMiddleware",
     "pearlsite.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -356,9 +357,51 @@ CHALLENGE_DAYS = _int_in("PEARLSITE_CHALLENGE_DAYS", 7, 1, 365)
 VACATION_DAYS_PER_YEAR = _int_in("PEARLSITE_VACATION_DAYS_PER_YEAR", 30, 0, 366)
 TIME_WARNING_HOURS = _int_in("PEARLSITE_TIME_WARNING_HOURS", 24, 1, 24 * 30)
 
+# --- Operations: logs, metrics (docs/operations.md) ------------------------------------------
+from pythonjsonlogger.core import RESERVED_ATTRS  # noqa: E402
+
+# One line per record on standard error: JSON (production's default) or plain text (DEBUG's),
+# each with the request id (pearlsite/request_ids.py) of the request or task it belongs to.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG else "json").strip().lower()
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}")
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").strip().upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "filters": {"request_id": {"()": "pearlsite.request_ids.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "pythonjsonlogger.json.JsonFormatter",
+                 "fmt": "{levelname}{name}{message}{request_id}", "style": "{", "timestamp": "time",
+                 "rename_fields": {"levelname": "level", "name": "logger"},
+                 # Celery's own `data` extra holds a task's whole arguments (positions, hands).
+                 "reserved_attrs": [*RESERVED_ATTRS, "data"]},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                             "filters": ["request_id"]}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # The request line is pearlsite.requests' (with the request id); Django's own would repeat it.
+    "loggers": {"django.server": {"level": "WARNING"}, "celery.app.trace": {"level": "WARNING"}},
 }
+# Celery workers log through the configuration above instead of replacing it with their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# GET /metrics answers only requests carrying this token (Authorization: Bearer ...); unset: 404.
+METRICS_TOKEN = env.str("PEARLSITE_METRICS_TOKEN", default="")
+if METRICS_TOKEN and (len(METRICS_TOKEN) < 20 or not METRICS_TOKEN.isascii() or " " in METRICS_TOKEN):
+    raise ImproperlyConfigured("PEARLSITE_METRICS_TOKEN must be at least 20 ASCII characters without spaces")
+# Rotating the secret key: the new one in DJANGO_SECRET_KEY, the old ones here (comma-separated)
+# until the sessions and signed values they made have expired (docs/operations.md).
+SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
+if any(len(key) < 50 for key in SECRET_KEY_FALLBACKS):
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY_FALLBACKS must list former keys of at least 50 characters")
+# Prometheus scrapes the web processes directly (plain HTTP inside the private network).
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
+# A Celery worker's own /metrics port (0: none), serving its pool's counts from PROMETHEUS_MULTIPROC_DIR.
+WORKER_METRICS_PORT = _int_in("PEARLSITE_WORKER_METRICS_PORT", 0, 0, 65535)
+WORKER_METRICS_ADDR = env.str("PEARLSITE_WORKER_METRICS_ADDR", default="127.0.0.1")
+if WORKER_METRICS_PORT and not env.str("PROMETHEUS_MULTIPROC_DIR", default=""):
+    raise ImproperlyConfigured("PEARLSITE_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR: a worker's "
+                               "pool processes count in their own memory otherwise")

@@ -4,11 +4,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import matches.converters  # noqa: F401  (registers <id:...> before the URL confs below use it)
+from pearlsite import metrics_view
 
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
+    path("metrics", metrics_view.metrics, name="metrics"),
     path("", include("web.urls")),
 ]
 # The admin is a password form facing the internet: served only when PEARLSITE_ADMIN=true.

@@ -22,6 +22,7 @@ from matches.converters import MAX_ID
 from matches.errors import ServiceError
 from matches.models import Event
 from matches.selectors import events
+from pearlsite import metrics
 
 from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, weak_etag
 from .query import Api, query_params
@@ -179,6 +180,7 @@ class EventStreamApi(Api):
 
 def _stream(user, after: int):
     waiting = _SLOTS.acquire()
+    metrics.stream_opened()
     try:
         yield "retry: 3000\n\n"
         with wakeup.Listener(user.pk) as listener:
@@ -187,5 +189,6 @@ def _stream(user, after: int):
                                        wait=listener.wait, interval=listener.interval):
                 yield _sse(event)
     finally:
+        metrics.stream_closed()
         if waiting:
             _SLOTS.release()

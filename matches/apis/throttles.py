@@ -18,6 +18,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from matches.services import counters
+from pearlsite import metrics
 
 # Scopes an operation may name in its view's `throttle_scopes` ({"POST": "moves"}).
 SCOPES = ("login", "registration", "challenge", "analysis", "moves")
@@ -42,6 +43,7 @@ class _WindowThrottle(BaseThrottle, ABC):
         if limit is None:
             return True
         allowed, self._wait = counters.spend(counters.throttle_name(scope, self.ident_for(request)), limit)
+        metrics.throttle_checked(scope, allowed)
         return allowed
 
     def wait(self) -> float | None:

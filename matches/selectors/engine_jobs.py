@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from django.conf import settings
+from django.db.models import Count
 
 import games
 from ai_workers.engines import get_engine
@@ -63,3 +64,16 @@ def job_payload(job: EngineJob) -> dict | None:
         return reply_job(match, seats, job_id=job.pk).to_dict()
     analysis = Analysis.objects.select_related("match").filter(pk=job.analysis_id).first()
     return analysis_job(analysis, job_id=job.pk).to_dict() if analysis is not None else None
+
+
+def oldest_unsent_created_at():
+    """When the oldest job still waiting in the table (queued, not yet sent) was made; None if none."""
+    return (EngineJob.objects.filter(status=EngineJob.Status.QUEUED).order_by("created_at")
+            .values_list("created_at", flat=True).first())
+
+
+def live_job_counts() -> dict[tuple[str, str], int]:
+    """Jobs not yet done or failed, by (lane, status)."""
+    rows = (EngineJob.objects.filter(status__in=EngineJob.LIVE).values_list("lane", "status")
+            .annotate(n=Count("id")).order_by())
+    return {(lane, status): n for lane, status, n in rows}

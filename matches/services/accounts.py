@@ -117,6 +117,15 @@ def token_revoke(*, user, token_id: int) -> None:
         raise ServiceError("token_not_found", f"you have no token {token_id}")
 
 
+def tokens_revoke_all(*, username: str) -> int:
+    """Staff: revoke every API token of the account (a leaked key, a misbehaving bot); how many.
+    The account itself stays: its owner logs in again for a new token."""
+    user = User.objects.filter(username__iexact=username).first()
+    if user is None:
+        raise ServiceError("user_not_found", f"no user {username!r}")
+    return ApiToken.objects.filter(user=user).delete()[0]
+
+
 def token_logout(*, user, current: ApiToken | None, everywhere: bool = False) -> int:
     """Revoke the token the request came with, or every token of `user`; how many were revoked."""
     if everywhere:

@@ -95,6 +95,12 @@ def analysis_complete(*, analysis_id: int, results: list[dict]) -> None:
         notify([analysis.requested_by], "analysis_done", {"analysis": analysis.pk, "match": analysis.match_id})
 
 
+def analysis_requeued(*, analysis_id: int) -> bool:
+    """Its job runs again: queued, unless it is done already (False)."""
+    return bool(Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.QUEUED, error="", finished_at=None))
+
+
 def analysis_failed(*, analysis_id: int, error: str) -> None:
     Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.FAILED, error=error, finished_at=timezone.now())

@@ -30,6 +30,7 @@ from kombu.exceptions import KombuError
 
 from matches.models import Analysis, EngineJob, Match, MatchSeat
 from matches.selectors import engine_jobs
+from pearlsite import metrics
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ def schedule_reply(match: Match, seats: Sequence[MatchSeat], cause=None) -> Engi
         kind=Kind.REPLY, lane=Lane.REPLY, match=match, ply=match.ply, level=level,
         user=cause if getattr(cause, "pk", None) else None,
         budget_seconds=engine_jobs.reply_budget(match.game, level))
+    metrics.engine_job_state(Lane.REPLY, Status.QUEUED)
     _release_after_commit([Lane.REPLY])
     return job
 
@@ -69,6 +71,7 @@ def schedule_analyses(analyses: Sequence[Analysis], lane: str = USER_ANALYSIS_QU
                   level=a.level, user_id=a.requested_by_id, budget_seconds=engine_jobs.analysis_budget(a))
         for a in analyses])
     if jobs:
+        metrics.engine_job_state(lane, Status.QUEUED, len(jobs))
         _release_after_commit([lane])
     return jobs
 
@@ -81,8 +84,20 @@ def _release_after_commit(lanes: list[str]) -> None:
 
 def cancel_replies(match: Match, reason: str) -> int:
     """The match moved on without the engine (takeback, result): its live reply job is moot."""
-    return EngineJob.objects.filter(match=match, kind=Kind.REPLY, status__in=EngineJob.LIVE).update(
+    cancelled = EngineJob.objects.filter(match=match, kind=Kind.REPLY, status__in=EngineJob.LIVE).update(
         status=Status.FAILED, last_error=reason, lease_until=None, finished_at=timezone.now())
+    metrics.engine_job_state(Lane.REPLY, metrics.CANCELLED, cancelled)
+    return cancelled
+
+
+def job_reopen(job: EngineJob) -> None:
+    """A failed job, queued again from its first attempt (inside the caller's transaction, which
+    holds the row); sent once that commits."""
+    EngineJob.objects.filter(pk=job.pk, status=Status.FAILED).update(
+        status=Status.QUEUED, attempts=0, last_error="", lease_until=None, sent_at=None, started_at=None,
+        finished_at=None)
+    metrics.engine_job_state(job.lane, Status.QUEUED)
+    _release_after_commit([job.lane])
 
 
 def lease_seconds(job: EngineJob) -> float:
@@ -102,7 +117,7 @@ def release(lanes: Iterable[str] = LANES, *, force: bool = False) -> list[int]:
             batch = _take_fair(lane)
             for i, (job, payload) in enumerate(batch):
                 if not _publish(job, payload):
-                    _unsend([j.pk for j, _ in batch[i:]], f"not sent: {_last_send_error}")
+                    _unsend(lane, [j.pk for j, _ in batch[i:]], f"not sent: {_last_send_error}")
                     return sent
                 sent.append(job.pk)
             if len(batch) < BATCH:
@@ -135,13 +150,14 @@ def _take_fair(lane: str) -> list[tuple[EngineJob, dict]]:
         job = waiting[user].pop(0)
         payload = engine_jobs.job_payload(job)
         if payload is None:
-            _finish(job.pk, Status.FAILED, "moot: the match moved on")
+            _finish(job.pk, Status.FAILED, "moot: the match moved on", lane, counted_as=metrics.CANCELLED)
             continue
         now = timezone.now()
         if EngineJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
                 status=Status.SENT, sent_at=now, lease_until=now + timedelta(seconds=lease_seconds(job))):
             in_flight[user] += 1
             taken.append((job, payload))
+    metrics.engine_job_state(lane, Status.SENT, len(taken))
     return taken
 
 
@@ -166,9 +182,10 @@ def _publish(job: EngineJob, payload: dict) -> bool:
         return False
 
 
-def _unsend(job_ids: list[int], error: str) -> None:
-    EngineJob.objects.filter(pk__in=job_ids, status=Status.SENT).update(
+def _unsend(lane: str, job_ids: list[int], error: str) -> None:
+    unsent = EngineJob.objects.filter(pk__in=job_ids, status=Status.SENT).update(
         status=Status.QUEUED, sent_at=None, lease_until=None, last_error=error[:500])
+    metrics.engine_job_state(lane, Status.QUEUED, unsent)
 
 
 # --- the worker's side ------------------------------------------------------------------------
@@ -193,24 +210,33 @@ def job_start(job_id: int, match_id: int | None, *, retry: bool = False) -> Engi
     job.status, job.started_at, job.attempts = Status.RUNNING, now, job.attempts + 1
     job.lease_until = now + timedelta(seconds=lease_seconds(job))
     job.save(update_fields=["status", "started_at", "attempts", "lease_until"])
+    metrics.engine_job_state(job.lane, Status.RUNNING)
     return job
 
 
-def job_finish(job_id: int, status: str = Status.DONE, error: str = "") -> bool:
-    """Close a live job (inside the caller's transaction); False if it was closed already."""
-    return _finish(job_id, status, error)
+def job_finish(job_id: int, status: str = Status.DONE, error: str = "", lane: str | None = None) -> bool:
+    """Close a live job (inside the caller's transaction); False if it was closed already.
+    `lane`, when the caller has the job at hand, spares reading it for the metrics."""
+    return _finish(job_id, status, error, lane)
 
 
-def _finish(job_id: int, status: str, error: str) -> bool:
-    return bool(EngineJob.objects.filter(pk=job_id, status__in=EngineJob.LIVE).update(
+def _finish(job_id: int, status: str, error: str, lane: str | None = None, counted_as: str | None = None) -> bool:
+    closed = bool(EngineJob.objects.filter(pk=job_id, status__in=EngineJob.LIVE).update(
         status=status, last_error=error[:2000], lease_until=None, finished_at=timezone.now()))
+    if closed:
+        lane = lane or EngineJob.objects.filter(pk=job_id).values_list("lane", flat=True).first()
+        metrics.engine_job_state(lane, counted_as or status)
+    return closed
 
 
-def job_requeue(job_id: int, error: str = "", *, expired_before=None) -> bool:
+def job_requeue(job_id: int, error: str = "", *, expired_before=None, lane: str | None = None) -> bool:
     """Back in the queue (a worker failed or lost it); `expired_before`: only if its lease ran out
     by then (the sweep)."""
     live = EngineJob.objects.filter(pk=job_id, status__in=EngineJob.IN_FLIGHT)
     if expired_before is not None:
         live = live.filter(lease_until__lt=expired_before)
-    return bool(live.update(status=Status.QUEUED, sent_at=None, lease_until=None,
-                            last_error=error[:2000]))
+    requeued = bool(live.update(status=Status.QUEUED, sent_at=None, lease_until=None, last_error=error[:2000]))
+    if requeued:
+        lane = lane or EngineJob.objects.filter(pk=job_id).values_list("lane", flat=True).first()
+        metrics.engine_job_state(lane, Status.QUEUED)
+    return requeued

@@ -17,8 +17,10 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import get_engine
-from matches.models import EngineJob, Match
+from matches.errors import ServiceError
+from matches.models import Analysis, EngineJob, Match
 from matches.selectors.matches import match_state
+from pearlsite import metrics
 
 from . import analysis, dispatch, play
 
@@ -34,7 +36,7 @@ def job_started(*, job_id: int, match_id: int | None, retry: bool = False) -> bo
     if job is None:
         return False
     if job.kind == EngineJob.Kind.ANALYSIS and not analysis.analysis_started(analysis_id=job.analysis_id):
-        dispatch.job_finish(job_id)
+        dispatch.job_finish(job_id, lane=job.lane)
         return False
     return True
 
@@ -51,7 +53,7 @@ def analysis_done(*, job_id: int, results: list[dict]) -> None:
     if job is None:
         return
     with transaction.atomic():
-        if dispatch.job_finish(job_id):
+        if dispatch.job_finish(job_id, lane=job.lane):
             analysis.analysis_complete(analysis_id=job.analysis_id, results=results)
     dispatch.release(_lanes_after(job))
 
@@ -62,7 +64,7 @@ def analysis_refused(*, job_id: int, error: str) -> None:
     if job is None:
         return
     with transaction.atomic():
-        if dispatch.job_finish(job_id, Status.FAILED, error):
+        if dispatch.job_finish(job_id, Status.FAILED, error, lane=job.lane):
             analysis.analysis_failed(analysis_id=job.analysis_id, error=error)
     dispatch.release(_lanes_after(job))
 
@@ -75,7 +77,7 @@ def job_error(*, job_id: int, error: str) -> None:
     if job.attempts >= settings.ENGINE_MAX_ATTEMPTS:
         _give_up(job, f"gave up after {job.attempts} attempts: {error}")
     else:
-        dispatch.job_requeue(job_id, error)
+        dispatch.job_requeue(job_id, error, lane=job.lane)
     dispatch.release(_lanes_after(job))
 
 
@@ -91,10 +93,13 @@ def sweep(now=None) -> dict[str, int]:
     now = now or timezone.now()
     expired = EngineJob.objects.filter(status__in=EngineJob.IN_FLIGHT, lease_until__lt=now)
     requeued = given_up = 0
+    metrics.sweep_ran()
     for job in expired:
+        metrics.lease_expired()
         if job.attempts >= settings.ENGINE_MAX_ATTEMPTS:
             given_up += _give_up(job, f"gave up: lease lost after {job.attempts} attempts")
-        elif dispatch.job_requeue(job.pk, f"lease expired (attempt {job.attempts})", expired_before=now):
+        elif dispatch.job_requeue(job.pk, f"lease expired (attempt {job.attempts})", expired_before=now,
+                                  lane=job.lane):
             requeued += 1
     sent = dispatch.release(force=True)
     if requeued or given_up or sent:
@@ -102,19 +107,54 @@ def sweep(now=None) -> dict[str, int]:
     return {"requeued": requeued, "given_up": given_up, "sent": len(sent)}
 
 
+@transaction.atomic
+def job_retry(*, job_id: int) -> EngineJob:
+    """Staff: run a failed job again from its first attempt, if its work is still wanted (a reply:
+    the match still waits at that ply for that engine; an analysis: not done)."""
+    job = EngineJob.objects.filter(pk=job_id).first()
+    if job is None:
+        raise ServiceError("engine_job_not_found", f"no engine job {job_id}")
+    # The match row first, then the job's, in the order a reply being written takes them.
+    match = Match.objects.select_for_update().filter(pk=job.match_id).first()
+    job = EngineJob.objects.select_for_update(of=("self",)).select_related("analysis").get(pk=job_id)
+    reason = _why_not_retryable(job, match)
+    if reason:
+        raise ServiceError("job_not_retryable", f"engine job {job_id} cannot run again: {reason}",
+                           detail={"reason": reason})
+    if job.kind == EngineJob.Kind.ANALYSIS:
+        analysis.analysis_requeued(analysis_id=job.analysis_id)
+    dispatch.job_reopen(job)
+    job.refresh_from_db()
+    return job
+
+
+def _why_not_retryable(job: EngineJob, match: Match | None) -> str:
+    if job.status != Status.FAILED:
+        return f"it is {job.status}, not failed"
+    if job.kind == EngineJob.Kind.ANALYSIS:
+        done = job.analysis is None or job.analysis.status == Analysis.Status.DONE
+        return "the analysis is done" if done else ""
+    seats = list(match.seats.order_by("seat")) if match else []
+    if match is None or match.ply != job.ply or not dispatch.engine_to_move(match, seats):
+        return "the match has moved on"
+    if EngineJob.objects.filter(match=match, kind=EngineJob.Kind.REPLY, status__in=EngineJob.LIVE).exists():
+        return "another reply job is under way"
+    return ""
+
+
 def _give_up(job: EngineJob, error: str) -> bool:
     """Close the job as failed; a reply is replaced by a random legal move (if still wanted)."""
     log.warning("engine job %s: %s", job.pk, error)
     if job.kind == EngineJob.Kind.ANALYSIS:
         with transaction.atomic():
-            closed = dispatch.job_finish(job.pk, Status.FAILED, error)
+            closed = dispatch.job_finish(job.pk, Status.FAILED, error, lane=job.lane)
             if closed:
                 analysis.analysis_failed(analysis_id=job.analysis_id, error="the engine could not finish")
         return closed
     match = Match.objects.filter(pk=job.match_id).first()
     seats = list(match.seats.order_by("seat")) if match else []
     if match is None or match.ply != job.ply or not dispatch.engine_to_move(match, seats):
-        return dispatch.job_finish(job.pk, Status.FAILED, error)
+        return dispatch.job_finish(job.pk, Status.FAILED, error, lane=job.lane)
     state = match_state(match)
     move = get_engine(match.game, "random").search(state, rng=games.seeded_rng(match.seed, "fallback", job.ply)).move
     play.engine_move_apply(match_id=match.pk, ply=job.ply, notation=str(move), job_id=job.pk,

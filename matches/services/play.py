@@ -16,6 +16,7 @@ import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
 from matches.selectors.matches import match_state, match_with_seats
+from pearlsite import metrics
 
 from . import clocks, conditional, dispatch
 from .events import batched, notify
@@ -110,6 +111,7 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
             _insert_and_update(record, insert, match)
         else:
             match.save(update_fields=MOVE_FIELDS)
+    metrics.move_made(match.game, metrics.ENGINE if seats[seat].ai_level else metrics.HUMAN)
     payload = {"match": match.pk, "ply": record.ply, "seat": seat, "move": match.last_move["move"]}
     if prepared:
         payload["conditional"] = True
@@ -183,7 +185,7 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
     cause = None
     if job_id is not None:
         job = EngineJob.objects.select_related("user").filter(pk=job_id).first()
-        if job is None or not dispatch.job_finish(job_id, job_status, job_error):
+        if job is None or not dispatch.job_finish(job_id, job_status, job_error, lane=job.lane):
             return None
         cause = job.user
     seats = list(match.seats.all())

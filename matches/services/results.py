@@ -80,6 +80,38 @@ def match_abort(*, match_id: int, user) -> Match:
     return match
 
 
+@transaction.atomic
+def match_abort_by_staff(*, match_id: int) -> Match:
+    """Staff call off a stuck match at any point: no result, unrated, no ladder change. A
+    tournament game needs a result for its round to end: adjudicate it instead."""
+    match, seats = locked_match(match_id)
+    require_active(match)
+    if TournamentGame.objects.filter(match=match).exists():
+        raise ServiceError("abort_unavailable", "a tournament game needs a result: adjudicate it instead")
+    _abort(match, seats)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_adjudicate(*, match_id: int, winner: int | None) -> Match:
+    """Staff decide a stuck match: `winner` (a seat) wins and every other seat loses, or None for a
+    draw. It counts as a result like any other (ratings, ladders, tournaments)."""
+    match, seats = locked_match(match_id)
+    require_active(match)
+    if winner is None:
+        outcome = games.Outcome.draw(len(seats), games.Termination.ADJUDICATED)
+    elif 0 <= winner < len(seats):
+        outcome = games.Outcome((winner,), tuple(1.0 if s.seat == winner else 0.0 for s in seats),
+                                games.Termination.ADJUDICATED)
+    else:
+        raise ServiceError("invalid_seat_choice", f"the match has seats 0 to {len(seats) - 1}, not {winner}",
+                           detail={"winner": winner})
+    finish(match, seats, outcome)
+    match.save()
+    return match
+
+
 def _settle_timeout(match: Match, seats: Sequence[MatchSeat]) -> None:
     """The seat to move ran out of time: it loses, unless it never moved (then nobody played a
     game worth a result: aborted, unrated)."""

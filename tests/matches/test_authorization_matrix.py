@@ -92,6 +92,13 @@ MATRIX = {
     ("tournament-join", "POST"): ("tournament", None, {**_auth(201), "player": 409, "opponent": 409}),
     ("tournament-leave", "POST"): ("tournament", None, {**_auth(409), "player": 200, "opponent": 200}),
     ("tournament-start", "POST"): ("tournament", None, {**_auth(403), "player": 200}),    # alice organises
+    ("staff-user-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
+    ("staff-user-matches", "GET"): ("player", None, {**_auth(403), "staff": 200}),
+    ("staff-user-tokens-revoke", "POST"): ("player", None, {**_auth(403), "staff": 200}),
+    ("staff-match-abort", "POST"): ("match", None, {**_auth(403), "staff": 200}),
+    ("staff-match-adjudicate", "POST"): ("match", {"winner": 0}, {**_auth(403), "staff": 200}),
+    ("staff-engine-job-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
+    ("staff-engine-job-retry", "POST"): ("failed-job", None, {**_auth(403), "staff": 200}),
 }
 
 
@@ -122,7 +129,7 @@ def test_every_operation_has_a_row():
 @pytest.fixture
 def world(alice, bob, carol, dave, django_user_model):
     from matches.models import Ladder
-    from matches.services import analysis, challenges, ladders, results, tournaments
+    from matches.services import analysis, challenges, dispatch, ladders, results, tournaments
     from tests.services import factories
 
     erin = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
@@ -130,6 +137,8 @@ def world(alice, bob, carol, dave, django_user_model):
     finished = factories.match(alice, bob)
     results.match_resign(match_id=finished.pk, user=bob)
     job = analysis.analysis_request(match_id=finished.pk, user=alice, level="easy")
+    failed = analysis.analysis_request(match_id=finished.pk, user=alice, level="strong").job
+    dispatch.job_finish(failed.pk, "failed", "the worker crashed")
     pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"])
     ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
     for user in (alice, bob):
@@ -143,7 +152,7 @@ def world(alice, bob, carol, dave, django_user_model):
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
                "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
-               "player-game": {"username": "bob", "game": "hasami-shogi"}, None: {}}
+               "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk}, None: {}}
     return users, targets
 
 

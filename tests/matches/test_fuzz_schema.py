@@ -56,7 +56,7 @@ def live(client_for, alice, bob):
                                         max_entrants=4)
     return {"token": client_for(alice).token, "ids": {
         "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
-        "tokens": spare_token.pk, "tournaments": cup.pk},
+        "tokens": spare_token.pk, "tournaments": cup.pk, "engine-jobs": job.job.pk},
         "username": "bob", "slug": "hasami-shogi"}
 
 
