@@ -15,7 +15,6 @@ import threading
 from contextlib import contextmanager
 from typing import Iterable
 
-import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -47,15 +46,10 @@ def notify(users: Iterable, kind: str, payload: dict) -> None:
 
 
 @contextmanager
-def batched(*, ends_transaction: bool = False):
+def batched():
     """Events notified inside the block are written together at its end (inside the caller's
-    transaction). Nested blocks join the outer one; on an exception nothing is written.
-
-    `ends_transaction=True` promises that the block is the last thing its transaction does. When
-    that transaction is the outermost one (it commits right after the block), the events' INSERT
-    and the COMMIT go to PostgreSQL as one query: the event lock is then held only while the
-    server inserts and commits, never while the web process waits for a CPU to send the COMMIT,
-    which on a busy machine made every concurrent move queue behind that wait."""
+    transaction). Nested blocks join the outer one; on an exception nothing is written. A block
+    that ends its transaction's work keeps the event lock for that last statement and the commit."""
     if getattr(_pending, "rows", None) is not None:
         yield
         return
@@ -66,43 +60,30 @@ def batched(*, ends_transaction: bool = False):
     finally:
         _pending.rows = None
     if rows:
-        _write(rows, commit=ends_transaction and _commits_after_block())
+        _write(rows)
 
 
-def _commits_after_block() -> bool:
-    """The current atomic block is the outermost one, bound to commit when it ends."""
-    return (connection.vendor == "postgresql" and connection.in_atomic_block and connection.commit_on_exit
-            and len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
-            and not connection.needs_rollback)
-
-
-def _write(rows: list[Event], commit: bool = False) -> None:
+def _write(rows: list[Event]) -> None:
     # No savepoint: inside the caller's transaction the lock and rows stand or fall with it.
     with transaction.atomic(savepoint=False):
         ids = list(dict.fromkeys(row.user_id for row in rows))
         transaction.on_commit(lambda: wakeup.publish(ids))
         if connection.vendor == "postgresql":
-            _insert_locked(rows, commit=commit)
+            _insert_locked(rows)
         else:
             Event.objects.bulk_create(rows)
 
 
-def _insert_locked(rows: list[Event], commit: bool = False) -> None:
+def _insert_locked(rows: list[Event]) -> None:
     """Take the lock and insert the rows in one statement: the join cannot produce a row (and so
-    take an id) before its one-row side has run the lock function. `commit`: the transaction's
-    COMMIT follows in the same query (psycopg then finds the transaction over, and Django's own
-    commit at the end of the block has nothing left to do)."""
+    take an id) before its one-row side has run the lock function."""
     now = timezone.now()
     values = ", ".join(["(%s, %s, %s::jsonb, %s)"] * len(rows))
     params: list = [_EVENT_LOCK]
     for row in rows:
         params += [row.user_id, row.kind, json.dumps(row.payload), now]
-    sql = ('INSERT INTO matches_event (user_id, kind, payload, created_at) '
-           'SELECT v.user_id, v.kind, v.payload, v.created_at '
-           'FROM (SELECT pg_advisory_xact_lock(%s)) AS event_lock, '
-           f'(VALUES {values}) AS v(user_id, kind, payload, created_at)')
     with connection.cursor() as cursor:
-        # Several statements in one query need the simple query protocol (client-side binding).
-        if commit and isinstance(cursor.cursor, psycopg.ClientCursor):
-            sql += "; COMMIT"
-        cursor.execute(sql, params)
+        cursor.execute('INSERT INTO matches_event (user_id, kind, payload, created_at) '
+                       'SELECT v.user_id, v.kind, v.payload, v.created_at '
+                       'FROM (SELECT pg_advisory_xact_lock(%s)) AS event_lock, '
+                       f'(VALUES {values}) AS v(user_id, kind, payload, created_at)', params)
