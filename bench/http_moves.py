@@ -1,6 +1,7 @@
 """The move path against the database's own limit, side by side in one run.
 
     python -m bench.http_moves [--clients 1,8,32] [--seconds 10] [--finished 100000] [--json var/bench/http.json]
+    python -m bench.http_moves --baseline REF [--rounds 3] [...]
 
 It migrates a PostgreSQL database of its own (`BENCH_DATABASE_URL`, default
 postgres://postgres@127.0.0.1:5432/pearlsite_bench), starts gunicorn on it with the production
@@ -13,6 +14,12 @@ then single-client reads (`GET matches/{id}/`, `GET events/?after=`) and the cos
 (ply ≤ 20) against late (ply ≥ 100) in a game. It prints one table and writes the figures as JSON.
 `--finished N` first loads N finished matches (with seats and moves) so that list costs are
 measured against a full table.
+
+`--baseline REF` measures the code at git REF beside this checkout in the same invocation: REF is
+checked out in a temporary `git worktree`, served by the same interpreter (this virtualenv) from
+its own database on the same PostgreSQL (`<database>_baseline`), and the whole benchmark runs
+`--rounds` times for each, alternating which goes first, so the machine's load weighs on both
+alike. It prints every run, then the medians side by side with their ratio (current ÷ baseline).
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import secrets
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -60,13 +68,13 @@ class Series:
 
 # --- the server ----------------------------------------------------------------------------------
 
-def server_env(database_url: str) -> dict:
+def server_env(database_url: str, root: Path = ROOT) -> dict:
     env = dict(os.environ)
     env.update({
         "DATABASE_URL": database_url, "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PEARLSITE_HTTPS": "false", "CELERY_BROKER_URL": "memory://",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(root),
     })
     # A benchmark measures the move path, not the limits that guard it.
     for scope in ("ANON", "USER", "LOGIN", "REGISTRATION", "CHALLENGE", "ANALYSIS", "MOVES"):
@@ -74,27 +82,28 @@ def server_env(database_url: str) -> dict:
     return env
 
 
-def migrate(database_url: str) -> None:
+def migrate(database_url: str, root: Path = ROOT) -> None:
     admin = database_url.rsplit("/", 1)[0] + "/postgres"
     name = database_url.rsplit("/", 1)[1]
     with psycopg.connect(admin, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True,
-                   env=server_env(database_url))
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, check=True,
+                   env=server_env(database_url, root))
 
 
-def start_server(database_url: str, port: int, workers: int | None, worker_class: str | None) -> subprocess.Popen:
+def start_server(database_url: str, port: int, workers: int | None, worker_class: str | None,
+                 root: Path = ROOT) -> subprocess.Popen:
     command = [sys.executable, "-m", "gunicorn", "pearlsite.wsgi:application", "-b", f"127.0.0.1:{port}",
                "--log-level", "warning", "--access-logfile", "/dev/null"]
-    if (ROOT / "docker" / "gunicorn.conf.py").exists():
+    if (root / "docker" / "gunicorn.conf.py").exists():
         command += ["-c", "docker/gunicorn.conf.py"]
     if workers:
         command += ["-w", str(workers)]
     if worker_class:
         command += ["-k", worker_class]
-    process = subprocess.Popen(command, cwd=ROOT, env=server_env(database_url), start_new_session=True)
+    process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True)
     for _ in range(200):
         try:
             request(port, "GET", "/api/v1/games/")
@@ -305,14 +314,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: its config)")
     parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_HTTP_PORT", 8790)))
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "http.json"))
+    parser.add_argument("--baseline", metavar="REF", help="also measure git REF, alternating with this checkout")
+    parser.add_argument("--rounds", type=int, default=3, help="with --baseline: runs of each")
     args = parser.parse_args(argv)
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
-    levels = [int(x) for x in args.clients.split(",")]
+    if args.baseline:
+        report = compare(args, database_url)
+        print_comparison(report)
+    else:
+        report = run_once(args, database_url, ROOT)
+        print_report(report)
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written to {args.json}")
+    return 0
 
-    migrate(database_url)
+
+def run_once(args, database_url: str, root: Path) -> dict:
+    """The whole benchmark against a server running the code in `root`."""
+    levels = [int(x) for x in args.clients.split(",")]
+    migrate(database_url, root)
     if args.finished:
         load_finished(database_url, args.finished)
-    server = start_server(database_url, args.port, args.workers, args.worker_class)
+    server = start_server(database_url, args.port, args.workers, args.worker_class, root)
     report: dict = {"game": GAME, "seconds": args.seconds, "finished_matches": args.finished, "levels": {}}
     try:
         tag = secrets.token_hex(3)
@@ -342,11 +366,74 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
-    print_report(report)
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
-    print(f"written to {args.json}")
-    return 0
+    return report
+
+
+# --- baseline and current, alternately -------------------------------------------------------------
+
+def compare(args, database_url: str) -> dict:
+    """`run_once` for the baseline ref and this checkout, `args.rounds` times each, alternating."""
+    checkout = Path(tempfile.mkdtemp(prefix="pearlsite-baseline-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(checkout), args.baseline],
+                   check=True, stdout=subprocess.DEVNULL)
+    commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    trees = {"baseline": (checkout, database_url + "_baseline"), "current": (ROOT, database_url)}
+    runs: dict[str, list[dict]] = {"baseline": [], "current": []}
+    try:
+        for round_ in range(args.rounds):
+            order = ["baseline", "current"] if round_ % 2 == 0 else ["current", "baseline"]
+            for name in order:
+                root, url = trees[name]
+                print(f"round {round_ + 1}/{args.rounds}: {name} ...", flush=True)
+                runs[name].append(run_once(args, url, root))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)], check=False)
+    return {"baseline_ref": args.baseline, "baseline_commit": commit, "rounds": args.rounds, "runs": runs}
+
+
+def _median(runs: list[dict], *path) -> float | None:
+    values = []
+    for run in runs:
+        value = run
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None:
+            values.append(value)
+    return statistics.median(values) if values else None
+
+
+def comparison_rows(report: dict) -> list[tuple[str, float | None, float | None]]:
+    """(figure, baseline median, current median) for each figure of the runs."""
+    base, current = report["runs"]["baseline"], report["runs"]["current"]
+    rows = []
+    for count in base[0]["levels"]:
+        for label, path in ((f"{count} clients: move p50 ms", ("http_move", "p50_ms")),
+                            (f"{count} clients: move p99 ms", ("http_move", "p99_ms")),
+                            (f"{count} clients: moves per s", ("http_move", "rate_per_s")),
+                            (f"{count} clients: floor tx per s", ("floor", "rate_per_s")),
+                            (f"{count} clients: web CPU ms a move", ("cpu_ms_per_move", "web")),
+                            (f"{count} clients: PostgreSQL CPU ms a move", ("cpu_ms_per_move", "database"))):
+            rows.append((label, _median(base, "levels", count, *path), _median(current, "levels", count, *path)))
+    for name in base[0]["reads"]:
+        rows.append((f"read {name} p50 ms", _median(base, "reads", name, "p50_ms"),
+                     _median(current, "reads", name, "p50_ms")))
+    return rows
+
+
+def print_comparison(report: dict) -> None:
+    for name in ("baseline", "current"):
+        for i, run in enumerate(report["runs"][name], 1):
+            print(f"\n{name} run {i}:", end="")
+            print_report(run)
+    print(f"\nMedians of {report['rounds']} runs each, alternating; baseline {report['baseline_ref']} "
+          f"({report['baseline_commit']}), current this checkout")
+    print("| figure | baseline | current | current ÷ baseline |")
+    print("|---|---|---|---|")
+    for label, base, current in comparison_rows(report):
+        ratio = f"{current / base:.3f}" if base and current is not None else "–"
+        shown = [f"{v:,.2f}" if v is not None else "–" for v in (base, current)]
+        print(f"| {label} | {shown[0]} | {shown[1]} | {ratio} |")
 
 
 def print_report(report: dict) -> None:

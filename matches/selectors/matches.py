@@ -48,6 +48,8 @@ def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
     alias = router.db_for_write(Match) if lock else router.db_for_read(MatchSeat)
     if lock and transaction.get_autocommit(using=alias):
         raise TransactionManagementError("a locking read needs a transaction")
+    if not rows.BIGINT_MIN <= match_id <= rows.BIGINT_MAX:
+        return None          # no row has such an id (and SQLite cannot even bind it)
     if rows.plain_sql(alias, match_id):
         seats = _seat_rows(alias, match_id, lock)
     else:
