@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finished", type=int, default=0, help="finished matches to load first")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: its config)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_HTTP_PORT", 8790)))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_HTTP_PORT", "8790")))
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "http.json"))
     parser.add_argument("--baseline", metavar="REF", help="also measure git REF, alternating with this checkout")
     parser.add_argument("--rounds", type=int, default=3, help="with --baseline: runs of each")

@@ -6,8 +6,8 @@ from typing import Sequence
 
 from django.contrib.auth import get_user_model
 from django.db import router, transaction
-from django.db.transaction import TransactionManagementError
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 
 import games

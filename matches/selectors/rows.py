@@ -9,7 +9,7 @@ and its rows become instances the documented way: `Model.from_db`, each field's 
 descriptors. Other databases run the queryset each read is defined by; tests compare the two."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from django.db import connections
 from django.db.models import Model
