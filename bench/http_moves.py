@@ -16,10 +16,12 @@ then single-client reads (`GET matches/{id}/`, `GET events/?after=`) and the cos
 measured against a full table.
 
 `--baseline REF` measures the code at git REF beside this checkout in the same invocation: REF is
-checked out in a temporary `git worktree`, served by the same interpreter (this virtualenv) from
-its own database on the same PostgreSQL (`<database>_baseline`), and the whole benchmark runs
-`--rounds` times for each, alternating which goes first, so the machine's load weighs on both
-alike. It prints every run, then the medians side by side with their ratio (current ÷ baseline).
+checked out in a temporary `git worktree` and served at the same time by the same interpreter (this
+virtualenv) from its own database on the same PostgreSQL (`<database>_baseline`, port + 1). Each
+phase (the floor and HTTP moves at each number of players, the reads) runs for one side and then
+the other, the order alternating from phase to phase, `--rounds` times, so the machine's load
+weighs on both alike. It prints every round, then the medians side by side with their ratio
+(current ÷ baseline).
 """
 from __future__ import annotations
 
@@ -330,64 +332,109 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+@dataclass
+class Side:
+    """One code tree under test: its server, database and players."""
+    root: Path
+    database_url: str
+    port: int
+    server: subprocess.Popen | None = None
+    pairs: list[Pair] = field(default_factory=list)
+    floor_ids: list[int] = field(default_factory=list)
+
+    def start(self, args, players: int) -> None:
+        migrate(self.database_url, self.root)
+        if args.finished:
+            load_finished(self.database_url, args.finished)
+        self.server = start_server(self.database_url, self.port, args.workers, args.worker_class, self.root)
+        self.pairs = make_pairs(self.port, players, secrets.token_hex(3))
+        self.floor_ids = floor_matches(self.database_url, self.port, self.pairs)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.terminate()
+            self.server.wait(timeout=30)
+
+    def level(self, args, count: int, by_ply: dict | None) -> dict:
+        """The floor and the HTTP moves of `count` players, with the CPU each move cost."""
+        floor = floor_phase(self.database_url, self.floor_ids[:count], args.seconds)
+        before = proc_cpu.snapshot(self.server.pid)
+        moves = http_phase(self.port, self.pairs[:count], args.seconds, seed=count, by_ply=by_ply)
+        after = proc_cpu.snapshot(self.server.pid)
+        row = {"floor": floor.summary(), "http_move": moves.summary()}
+        if before and after and moves.latencies:
+            spent = after - before
+            row["cpu_ms_per_move"] = {part: round(1000 * getattr(spent, part) / len(moves.latencies), 2)
+                                      for part in ("web", "database", "client")}
+        return row
+
+    def reads(self, args) -> dict:
+        pair = self.pairs[0]
+        match_id, seconds = new_match(self.port, pair), args.seconds / 2
+        return {
+            "match_detail": read_phase(self.port, pair, match_id, "/api/v1/matches/{match}/", seconds).summary(),
+            "events_after": read_phase(self.port, pair, match_id, "/api/v1/events/?after=0", seconds).summary(),
+            "inbox": read_phase(self.port, pair, match_id, "/api/v1/matches/?player=" + pair.usernames[0],
+                                seconds).summary(),
+        }
+
+
+def _levels(args) -> list[int]:
+    return [int(x) for x in args.clients.split(",")]
+
+
+def _empty_report(args) -> dict:
+    return {"game": GAME, "seconds": args.seconds, "finished_matches": args.finished, "levels": {}}
+
+
 def run_once(args, database_url: str, root: Path) -> dict:
     """The whole benchmark against a server running the code in `root`."""
-    levels = [int(x) for x in args.clients.split(",")]
-    migrate(database_url, root)
-    if args.finished:
-        load_finished(database_url, args.finished)
-    server = start_server(database_url, args.port, args.workers, args.worker_class, root)
-    report: dict = {"game": GAME, "seconds": args.seconds, "finished_matches": args.finished, "levels": {}}
+    levels, side = _levels(args), Side(root, database_url, args.port)
+    report = _empty_report(args)
     try:
-        tag = secrets.token_hex(3)
-        pairs = make_pairs(args.port, max(levels), tag)
-        floor_ids = floor_matches(database_url, args.port, pairs)
+        side.start(args, max(levels))
         by_ply: dict[str, list[float]] = {"early": [], "middle": [], "late": []}
         for count in levels:
-            floor = floor_phase(database_url, floor_ids[:count], args.seconds)
-            before = proc_cpu.snapshot(server.pid)
-            moves = http_phase(args.port, pairs[:count], args.seconds, seed=count,
-                               by_ply=by_ply if count == 1 else None)
-            after = proc_cpu.snapshot(server.pid)
-            report["levels"][count] = {"floor": floor.summary(), "http_move": moves.summary()}
-            if before and after and moves.latencies:
-                spent = after - before
-                report["levels"][count]["cpu_ms_per_move"] = {
-                    part: round(1000 * getattr(spent, part) / len(moves.latencies), 2)
-                    for part in ("web", "database", "client")}
-        match_id = new_match(args.port, pairs[0])
-        report["reads"] = {
-            "match_detail": read_phase(args.port, pairs[0], match_id, "/api/v1/matches/{match}/", args.seconds / 2).summary(),
-            "events_after": read_phase(args.port, pairs[0], match_id, "/api/v1/events/?after=0", args.seconds / 2).summary(),
-            "inbox": read_phase(args.port, pairs[0], match_id, "/api/v1/matches/?player=" + pairs[0].usernames[0],
-                                args.seconds / 2).summary(),
-        }
+            report["levels"][count] = side.level(args, count, by_ply if count == 1 else None)
+        report["reads"] = side.reads(args)
         report["by_ply"] = {k: Series(v).summary() for k, v in by_ply.items()}
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        side.stop()
     return report
 
 
-# --- baseline and current, alternately -------------------------------------------------------------
+# --- baseline and current, interleaved -------------------------------------------------------------
 
 def compare(args, database_url: str) -> dict:
-    """`run_once` for the baseline ref and this checkout, `args.rounds` times each, alternating."""
+    """Both trees served at once (each on its own port and database); every phase is run for one and
+    then the other, the order alternating from phase to phase, `args.rounds` times."""
     checkout = Path(tempfile.mkdtemp(prefix="pearlsite-baseline-"))
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(checkout), args.baseline],
                    check=True, stdout=subprocess.DEVNULL)
     commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], check=True,
                             capture_output=True, text=True).stdout.strip()
-    trees = {"baseline": (checkout, database_url + "_baseline"), "current": (ROOT, database_url)}
-    runs: dict[str, list[dict]] = {"baseline": [], "current": []}
+    sides = {"baseline": Side(checkout, database_url + "_baseline", args.port + 1),
+             "current": Side(ROOT, database_url, args.port)}
+    levels = _levels(args)
+    runs: dict[str, list[dict]] = {name: [_empty_report(args) for _ in range(args.rounds)] for name in sides}
     try:
+        for side in sides.values():
+            side.start(args, max(levels))
+        turn = 0
         for round_ in range(args.rounds):
-            order = ["baseline", "current"] if round_ % 2 == 0 else ["current", "baseline"]
-            for name in order:
-                root, url = trees[name]
-                print(f"round {round_ + 1}/{args.rounds}: {name} ...", flush=True)
-                runs[name].append(run_once(args, url, root))
+            for count in [*levels, "reads"]:
+                order = ["baseline", "current"] if turn % 2 == 0 else ["current", "baseline"]
+                turn += 1
+                print(f"round {round_ + 1}/{args.rounds}, {count}: {' then '.join(order)}", flush=True)
+                for name in order:
+                    run = runs[name][round_]
+                    if count == "reads":
+                        run["reads"], run["by_ply"] = sides[name].reads(args), {}
+                    else:
+                        run["levels"][count] = sides[name].level(args, count, None)
     finally:
+        for side in sides.values():
+            side.stop()
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)], check=False)
     return {"baseline_ref": args.baseline, "baseline_commit": commit, "rounds": args.rounds, "runs": runs}
 

@@ -33,11 +33,11 @@ def get_match(match_id: int) -> Match:
 
 
 def _seats_with_match(match_id: int, *, lock: bool = False) -> QuerySet:
-    rows = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
+    seats = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
     if lock:
-        rows = rows.select_for_update(of=("match",)).annotate(has_conditional=Exists(
+        seats = seats.select_for_update(of=("match",)).annotate(has_conditional=Exists(
             ConditionalMoves.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat"))))
-    return rows
+    return seats
 
 
 def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
