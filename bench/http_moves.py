@@ -420,11 +420,10 @@ def compare(args, database_url: str) -> dict:
     try:
         for side in sides.values():
             side.start(args, max(levels))
-        turn = 0
         for round_ in range(args.rounds):
-            for count in [*levels, "reads"]:
-                order = ["baseline", "current"] if turn % 2 == 0 else ["current", "baseline"]
-                turn += 1
+            for index, count in enumerate([*levels, "reads"]):
+                # Alternating from phase to phase and, for each phase, from round to round.
+                order = ["baseline", "current"] if (round_ + index) % 2 == 0 else ["current", "baseline"]
                 print(f"round {round_ + 1}/{args.rounds}, {count}: {' then '.join(order)}", flush=True)
                 for name in order:
                     run = runs[name][round_]
