@@ -59,9 +59,10 @@ bench-levels: install
 	$(PY) -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
+# BENCH_BASELINE=<git ref>: that ref measured too, alternately, medians side by side (--baseline).
 HTTP_SMOKE_ARGS := --clients 1,8 --seconds 2 --json var/bench/http-smoke.json
 bench-http: install
-	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),$(HTTP_SMOKE_ARGS),)
+	$(PY) -m bench.http_moves $(if $(BENCH_HTTP_SMOKE),$(HTTP_SMOKE_ARGS),) $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE),)
 bench-latency: install
 	$(PY) -m bench.engine_latency
 

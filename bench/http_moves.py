@@ -1,6 +1,7 @@
 """The move path against the database's own limit, side by side in one run.
 
     python -m bench.http_moves [--clients 1,8,32] [--seconds 10] [--finished 100000] [--json var/bench/http.json]
+    python -m bench.http_moves --baseline REF [--rounds 3] [...]
 
 It migrates a PostgreSQL database of its own (`BENCH_DATABASE_URL`, default
 postgres://postgres@127.0.0.1:5432/pearlsite_bench), starts gunicorn on it with the production
@@ -13,6 +14,14 @@ then single-client reads (`GET matches/{id}/`, `GET events/?after=`) and the cos
 (ply ≤ 20) against late (ply ≥ 100) in a game. It prints one table and writes the figures as JSON.
 `--finished N` first loads N finished matches (with seats and moves) so that list costs are
 measured against a full table.
+
+`--baseline REF` measures the code at git REF beside this checkout in the same invocation: REF is
+checked out in a temporary `git worktree` and served at the same time by the same interpreter (this
+virtualenv) from its own database on the same PostgreSQL (`<database>_baseline`, port + 1). Each
+phase (the floor and HTTP moves at each number of players, the reads) runs for one side and then
+the other, the order alternating from phase to phase, `--rounds` times, so the machine's load
+weighs on both alike. It prints every round, then the medians side by side with their ratio
+(current ÷ baseline).
 """
 from __future__ import annotations
 
@@ -24,6 +33,7 @@ import secrets
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -60,13 +70,13 @@ class Series:
 
 # --- the server ----------------------------------------------------------------------------------
 
-def server_env(database_url: str) -> dict:
+def server_env(database_url: str, root: Path = ROOT) -> dict:
     env = dict(os.environ)
     env.update({
         "DATABASE_URL": database_url, "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PEARLSITE_HTTPS": "false", "CELERY_BROKER_URL": "memory://",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(root),
     })
     # A benchmark measures the move path, not the limits that guard it.
     for scope in ("ANON", "USER", "LOGIN", "REGISTRATION", "CHALLENGE", "ANALYSIS", "MOVES"):
@@ -74,27 +84,28 @@ def server_env(database_url: str) -> dict:
     return env
 
 
-def migrate(database_url: str) -> None:
+def migrate(database_url: str, root: Path = ROOT) -> None:
     admin = database_url.rsplit("/", 1)[0] + "/postgres"
     name = database_url.rsplit("/", 1)[1]
     with psycopg.connect(admin, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True,
-                   env=server_env(database_url))
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, check=True,
+                   env=server_env(database_url, root))
 
 
-def start_server(database_url: str, port: int, workers: int | None, worker_class: str | None) -> subprocess.Popen:
+def start_server(database_url: str, port: int, workers: int | None, worker_class: str | None,
+                 root: Path = ROOT) -> subprocess.Popen:
     command = [sys.executable, "-m", "gunicorn", "pearlsite.wsgi:application", "-b", f"127.0.0.1:{port}",
                "--log-level", "warning", "--access-logfile", "/dev/null"]
-    if (ROOT / "docker" / "gunicorn.conf.py").exists():
+    if (root / "docker" / "gunicorn.conf.py").exists():
         command += ["-c", "docker/gunicorn.conf.py"]
     if workers:
         command += ["-w", str(workers)]
     if worker_class:
         command += ["-k", worker_class]
-    process = subprocess.Popen(command, cwd=ROOT, env=server_env(database_url), start_new_session=True)
+    process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True)
     for _ in range(200):
         try:
             request(port, "GET", "/api/v1/games/")
@@ -303,50 +314,172 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finished", type=int, default=0, help="finished matches to load first")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
     parser.add_argument("--worker-class", default=None, help="gunicorn worker class (default: its config)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_HTTP_PORT", 8790)))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_HTTP_PORT", "8790")))
     parser.add_argument("--json", default=str(ROOT / "var" / "bench" / "http.json"))
+    parser.add_argument("--baseline", metavar="REF", help="also measure git REF, alternating with this checkout")
+    parser.add_argument("--rounds", type=int, default=3, help="with --baseline: runs of each")
     args = parser.parse_args(argv)
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
-    levels = [int(x) for x in args.clients.split(",")]
-
-    migrate(database_url)
-    if args.finished:
-        load_finished(database_url, args.finished)
-    server = start_server(database_url, args.port, args.workers, args.worker_class)
-    report: dict = {"game": GAME, "seconds": args.seconds, "finished_matches": args.finished, "levels": {}}
-    try:
-        tag = secrets.token_hex(3)
-        pairs = make_pairs(args.port, max(levels), tag)
-        floor_ids = floor_matches(database_url, args.port, pairs)
-        by_ply: dict[str, list[float]] = {"early": [], "middle": [], "late": []}
-        for count in levels:
-            floor = floor_phase(database_url, floor_ids[:count], args.seconds)
-            before = proc_cpu.snapshot(server.pid)
-            moves = http_phase(args.port, pairs[:count], args.seconds, seed=count,
-                               by_ply=by_ply if count == 1 else None)
-            after = proc_cpu.snapshot(server.pid)
-            report["levels"][count] = {"floor": floor.summary(), "http_move": moves.summary()}
-            if before and after and moves.latencies:
-                spent = after - before
-                report["levels"][count]["cpu_ms_per_move"] = {
-                    part: round(1000 * getattr(spent, part) / len(moves.latencies), 2)
-                    for part in ("web", "database", "client")}
-        match_id = new_match(args.port, pairs[0])
-        report["reads"] = {
-            "match_detail": read_phase(args.port, pairs[0], match_id, "/api/v1/matches/{match}/", args.seconds / 2).summary(),
-            "events_after": read_phase(args.port, pairs[0], match_id, "/api/v1/events/?after=0", args.seconds / 2).summary(),
-            "inbox": read_phase(args.port, pairs[0], match_id, "/api/v1/matches/?player=" + pairs[0].usernames[0],
-                                args.seconds / 2).summary(),
-        }
-        report["by_ply"] = {k: Series(v).summary() for k, v in by_ply.items()}
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    print_report(report)
+    if args.baseline:
+        report = compare(args, database_url)
+        print_comparison(report)
+    else:
+        report = run_once(args, database_url, ROOT)
+        print_report(report)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     print(f"written to {args.json}")
     return 0
+
+
+@dataclass
+class Side:
+    """One code tree under test: its server, database and players."""
+    root: Path
+    database_url: str
+    port: int
+    server: subprocess.Popen | None = None
+    pairs: list[Pair] = field(default_factory=list)
+    floor_ids: list[int] = field(default_factory=list)
+
+    def start(self, args, players: int) -> None:
+        migrate(self.database_url, self.root)
+        if args.finished:
+            load_finished(self.database_url, args.finished)
+        self.server = start_server(self.database_url, self.port, args.workers, args.worker_class, self.root)
+        self.pairs = make_pairs(self.port, players, secrets.token_hex(3))
+        self.floor_ids = floor_matches(self.database_url, self.port, self.pairs)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.terminate()
+            self.server.wait(timeout=30)
+
+    def level(self, args, count: int, by_ply: dict | None) -> dict:
+        """The floor and the HTTP moves of `count` players, with the CPU each move cost."""
+        floor = floor_phase(self.database_url, self.floor_ids[:count], args.seconds)
+        before = proc_cpu.snapshot(self.server.pid)
+        moves = http_phase(self.port, self.pairs[:count], args.seconds, seed=count, by_ply=by_ply)
+        after = proc_cpu.snapshot(self.server.pid)
+        row = {"floor": floor.summary(), "http_move": moves.summary()}
+        if before and after and moves.latencies:
+            spent = after - before
+            row["cpu_ms_per_move"] = {part: round(1000 * getattr(spent, part) / len(moves.latencies), 2)
+                                      for part in ("web", "database", "client")}
+        return row
+
+    def reads(self, args) -> dict:
+        pair = self.pairs[0]
+        match_id, seconds = new_match(self.port, pair), args.seconds / 2
+        return {
+            "match_detail": read_phase(self.port, pair, match_id, "/api/v1/matches/{match}/", seconds).summary(),
+            "events_after": read_phase(self.port, pair, match_id, "/api/v1/events/?after=0", seconds).summary(),
+            "inbox": read_phase(self.port, pair, match_id, "/api/v1/matches/?player=" + pair.usernames[0],
+                                seconds).summary(),
+        }
+
+
+def _levels(args) -> list[int]:
+    return [int(x) for x in args.clients.split(",")]
+
+
+def _empty_report(args) -> dict:
+    return {"game": GAME, "seconds": args.seconds, "finished_matches": args.finished, "levels": {}}
+
+
+def run_once(args, database_url: str, root: Path) -> dict:
+    """The whole benchmark against a server running the code in `root`."""
+    levels, side = _levels(args), Side(root, database_url, args.port)
+    report = _empty_report(args)
+    try:
+        side.start(args, max(levels))
+        by_ply: dict[str, list[float]] = {"early": [], "middle": [], "late": []}
+        for count in levels:
+            report["levels"][count] = side.level(args, count, by_ply if count == 1 else None)
+        report["reads"] = side.reads(args)
+        report["by_ply"] = {k: Series(v).summary() for k, v in by_ply.items()}
+    finally:
+        side.stop()
+    return report
+
+
+# --- baseline and current, interleaved -------------------------------------------------------------
+
+def compare(args, database_url: str) -> dict:
+    """Both trees served at once (each on its own port and database); every phase is run for one and
+    then the other, the order alternating from phase to phase, `args.rounds` times."""
+    checkout = Path(tempfile.mkdtemp(prefix="pearlsite-baseline-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(checkout), args.baseline],
+                   check=True, stdout=subprocess.DEVNULL)
+    commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    sides = {"baseline": Side(checkout, database_url + "_baseline", args.port + 1),
+             "current": Side(ROOT, database_url, args.port)}
+    levels = _levels(args)
+    runs: dict[str, list[dict]] = {name: [_empty_report(args) for _ in range(args.rounds)] for name in sides}
+    try:
+        for side in sides.values():
+            side.start(args, max(levels))
+        for round_ in range(args.rounds):
+            for index, count in enumerate([*levels, "reads"]):
+                # Alternating from phase to phase and, for each phase, from round to round.
+                order = ["baseline", "current"] if (round_ + index) % 2 == 0 else ["current", "baseline"]
+                print(f"round {round_ + 1}/{args.rounds}, {count}: {' then '.join(order)}", flush=True)
+                for name in order:
+                    run = runs[name][round_]
+                    if count == "reads":
+                        run["reads"], run["by_ply"] = sides[name].reads(args), {}
+                    else:
+                        run["levels"][count] = sides[name].level(args, count, None)
+    finally:
+        for side in sides.values():
+            side.stop()
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)], check=False)
+    return {"baseline_ref": args.baseline, "baseline_commit": commit, "rounds": args.rounds, "runs": runs}
+
+
+def _median(runs: list[dict], *path) -> float | None:
+    values = []
+    for run in runs:
+        value = run
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None:
+            values.append(value)
+    return statistics.median(values) if values else None
+
+
+def comparison_rows(report: dict) -> list[tuple[str, float | None, float | None]]:
+    """(figure, baseline median, current median) for each figure of the runs."""
+    base, current = report["runs"]["baseline"], report["runs"]["current"]
+    rows = []
+    for count in base[0]["levels"]:
+        for label, path in ((f"{count} clients: move p50 ms", ("http_move", "p50_ms")),
+                            (f"{count} clients: move p99 ms", ("http_move", "p99_ms")),
+                            (f"{count} clients: moves per s", ("http_move", "rate_per_s")),
+                            (f"{count} clients: floor tx per s", ("floor", "rate_per_s")),
+                            (f"{count} clients: web CPU ms a move", ("cpu_ms_per_move", "web")),
+                            (f"{count} clients: PostgreSQL CPU ms a move", ("cpu_ms_per_move", "database"))):
+            rows.append((label, _median(base, "levels", count, *path), _median(current, "levels", count, *path)))
+    for name in base[0]["reads"]:
+        rows.append((f"read {name} p50 ms", _median(base, "reads", name, "p50_ms"),
+                     _median(current, "reads", name, "p50_ms")))
+    return rows
+
+
+def print_comparison(report: dict) -> None:
+    for name in ("baseline", "current"):
+        for i, run in enumerate(report["runs"][name], 1):
+            print(f"\n{name} run {i}:", end="")
+            print_report(run)
+    print(f"\nMedians of {report['rounds']} runs each, alternating; baseline {report['baseline_ref']} "
+          f"({report['baseline_commit']}), current this checkout")
+    print("| figure | baseline | current | current ÷ baseline |")
+    print("|---|---|---|---|")
+    for label, base, current in comparison_rows(report):
+        ratio = f"{current / base:.3f}" if base and current is not None else "–"
+        shown = [f"{v:,.2f}" if v is not None else "–" for v in (base, current)]
+        print(f"| {label} | {shown[0]} | {shown[1]} | {ratio} |")
 
 
 def print_report(report: dict) -> None:

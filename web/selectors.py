@@ -164,7 +164,7 @@ def visible_analysis(match: Match, user) -> dict | None:
 def match_page(match_id: int, user) -> dict:
     """Everything the match page shows, as this viewer may see it."""
     match = match_selectors.get_match(match_id)
-    seats = list(match.seats.all())
+    seats = match_selectors.seats_of(match)
     state = match_selectors.match_state(match)
     detail = match_selectors.match_detail(match, user, seats, state)
     seat = detail["viewer_seat"]

@@ -13,6 +13,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from matches.selectors.matches import seats_of
+
 # For extend_schema: the answer a poller that sends If-None-Match may get. (The header is not
 # declared as a parameter: a declared header set makes every other header "unexpected".)
 ETAG_PARAMETERS: list = []
@@ -48,4 +50,4 @@ def viewer_key(request: Request) -> int | None:
 def match_version(match) -> tuple:
     """What a match payload is made from: the row's version and each seat's offer and clock."""
     return (match.pk, match.updated_at.isoformat(),
-            tuple((s.seat, s.offer, s.offer_ply, s.clock) for s in match.seats.all()))
+            tuple((s.seat, s.offer, s.offer_ply, s.clock) for s in seats_of(match)))

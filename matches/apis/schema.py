@@ -2,13 +2,8 @@
 documents (their codes come from `matches.errors.CODES`)."""
 from __future__ import annotations
 
-import datetime
-import threading
 from collections import defaultdict
 from typing import Callable
-
-from django.conf import settings
-from django.utils import timezone
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -16,8 +11,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework import ISO_8601
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from matches.errors import CODES, ServiceError
@@ -62,93 +55,17 @@ class TimeControlSchema(serializers.Serializer):
         return {k: v for k, v in super().to_representation(instance).items() if v is not None}
 
 
-_OUTPUT: dict[tuple[type, bool], Callable] = {}
+_OUTPUT: dict[tuple[type, bool], serializers.BaseSerializer] = {}
 
 
 def rendered(serializer_cls: type[serializers.Serializer], data, many: bool = False):
     """`serializer_cls(data, many=many).data` (as plain dicts and lists), from one kept instance per
-    class: building a serializer deep-copies its fields on every request, while rendering reads them
-    only (so threads may share it). Payloads are dicts: they are rendered by a plan made once per
-    class (`_renderer`) instead of DRF's generic walk over the fields."""
-    render = _OUTPUT.get((serializer_cls, many))
-    if render is None:
-        render = _OUTPUT[(serializer_cls, many)] = _renderer(serializer_cls(many=many))
-    _rendering.timezone = timezone.get_current_timezone() if settings.USE_TZ else None
-    return render(data)
-
-
-# The time zone datetimes are shown in, looked up once per rendering instead of once per value.
-_rendering = threading.local()
-
-
-def _datetime_renderer(field: serializers.DateTimeField) -> Callable:
-    """DRF's DateTimeField.to_representation for the usual case (ISO 8601, an aware value, the
-    current time zone), with that zone looked up once per rendering; anything else is DRF's."""
-    own = field.to_representation
-    if hasattr(field, "timezone") or hasattr(field, "format"):
-        return own
-
-    def render(value):
-        zone = getattr(_rendering, "timezone", None)
-        if type(value) is not datetime.datetime or zone is None or value.utcoffset() is None \
-                or (api_settings.DATETIME_FORMAT or "").lower() != ISO_8601:
-            return own(value)
-        try:
-            text = value.astimezone(zone).isoformat()
-        except OverflowError:
-            return own(value)
-        return text[:-6] + "Z" if text.endswith("+00:00") else text
-    return render
-
-
-# Fields whose to_representation is exactly this conversion (DRF's own, for these classes only).
-_CONVERSIONS = {serializers.IntegerField: int, serializers.CharField: str, serializers.FloatField: float}
-
-
-def _renderer(serializer: serializers.BaseSerializer) -> Callable:
-    """A function giving what `serializer.to_representation` gives. For a plain Serializer over a
-    dict holding every field's key, it looks each key up and converts the value with the field's
-    own to_representation (None stays None, as DRF has it); for anything else (another instance
-    type, a missing key, whose default or omission DRF decides, a callable value, a dotted source,
-    a serializer with its own to_representation) it is DRF's to_representation itself."""
-    if isinstance(serializer, serializers.ListSerializer):
-        child = _renderer(serializer.child)
-        if child == serializer.child.to_representation:
-            return serializer.to_representation
-
-        def render_list(data):
-            return [child(item) for item in data] if isinstance(data, (list, tuple)) \
-                else serializer.to_representation(data)
-        return render_list
-    own = serializer.to_representation
-    if type(serializer).to_representation is not serializers.Serializer.to_representation:
-        return own
-    plan = []
-    for field in serializer._readable_fields:
-        if field.source_attrs != [field.field_name]:
-            return own
-        if isinstance(field, serializers.BaseSerializer):
-            convert = _renderer(field)
-        elif type(field) is serializers.DateTimeField:
-            convert = _datetime_renderer(field)
-        else:
-            convert = _CONVERSIONS.get(type(field), field.to_representation)
-        plan.append((field.field_name, convert))
-
-    def render(instance):
-        if type(instance) is not dict:
-            return own(instance)
-        out = {}
-        for name, convert in plan:
-            try:
-                value = instance[name]
-            except KeyError:
-                return own(instance)
-            if callable(value):               # DRF calls it first
-                return own(instance)
-            out[name] = None if value is None else convert(value)
-        return out
-    return render
+    class: building a serializer deep-copies all its fields on every request, while
+    `to_representation` only reads them (so threads may share the instance)."""
+    serializer = _OUTPUT.get((serializer_cls, many))
+    if serializer is None:
+        serializer = _OUTPUT[(serializer_cls, many)] = serializer_cls(many=many)
+    return serializer.to_representation(data)
 
 
 def valid(serializer_cls, request: Request) -> dict:

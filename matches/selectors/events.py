@@ -6,22 +6,26 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator
 
+from django.db import router
+
 from matches.models import Event
 
-from .prepared import PreparedQuery
+from . import rows
 
 HEARTBEAT = None    # what `follow` yields when the stream has been quiet for a heartbeat interval
 
 
 def events_after(user, after: int = 0, limit: int = 50) -> list[Event]:
-    """The next `limit` events of `user` with an id above `after`, oldest first."""
-    return _EVENTS_AFTER(user.pk, after, shape=limit)
+    """The next `limit` events of `user` with an id above `after`, oldest first. Read on every
+    poll: plain SQL on PostgreSQL (rows.py)."""
+    alias = router.db_for_read(Event)
+    if not rows.plain_sql(alias, user.pk, after, limit):
+        return list(Event.objects.using(alias).filter(user_id=user.pk, pk__gt=after).order_by("id")[:limit])
+    return [_EVENT.instance(row, 0, alias) for row in rows.fetch(alias, _EVENTS_SQL, [user.pk, after, limit])]
 
 
-# Read on every poll: compiled once per process and limit.
-_EVENTS_AFTER = PreparedQuery(
-    Event, lambda user_id, after, shape: Event.objects.filter(user_id=user_id, pk__gt=after).order_by("id")[:shape],
-    int, int, shaped=True)
+_EVENT = rows.Columns(Event, "e")
+_EVENTS_SQL = f"SELECT {_EVENT.sql} FROM {_EVENT.table} WHERE e.user_id = %s AND {_EVENT.pk} > %s ORDER BY {_EVENT.pk} LIMIT %s"
 
 
 def wait_for_events(user, after: int, limit: int, timeout: float, *, wait: Callable[[float], None],

@@ -5,7 +5,9 @@ import json
 from typing import Sequence
 
 from django.contrib.auth import get_user_model
+from django.db import router, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 
 import games
@@ -14,8 +16,8 @@ from games.record import format_record
 from matches.errors import ServiceError
 from matches.models import ConditionalMoves, Match, MatchSeat
 
+from . import rows
 from .clocks import clocks_payload
-from .prepared import PreparedQuery
 
 
 def match_state(match: Match) -> games.State:
@@ -31,32 +33,68 @@ def get_match(match_id: int) -> Match:
 
 
 def _seats_with_match(match_id: int, *, lock: bool = False) -> QuerySet:
-    rows = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
+    seats = MatchSeat.objects.select_related("match", "user").filter(match_id=match_id).order_by("seat")
     if lock:
-        rows = rows.select_for_update(of=("match",)).annotate(has_conditional=Exists(
+        seats = seats.select_for_update(of=("match",)).annotate(has_conditional=Exists(
             ConditionalMoves.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("seat"))))
-    return rows
-
-
-# Read on every move and every match read: compiled once per process.
-_SEATS_WITH_MATCH = PreparedQuery(MatchSeat, _seats_with_match, int)
-_SEATS_WITH_LOCKED_MATCH = PreparedQuery(MatchSeat, lambda match_id: _seats_with_match(match_id, lock=True), int)
+    return seats
 
 
 def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
-    """The match with its seats (in seat order, users loaded) in one statement, or None;
-    `match.seats.all()` answers from them. `lock`: the match row is locked until the transaction
-    ends, and each seat knows whether it has prepared replies (`has_conditional`)."""
-    seats = (_SEATS_WITH_LOCKED_MATCH if lock else _SEATS_WITH_MATCH)(match_id)
+    """The match with its seats (in seat order, users loaded) in one statement, or None; the seats
+    are `match.seat_list` (as `Prefetch(to_attr=)` leaves them; `seats_of` reads them). `lock`: the
+    match row is locked until the transaction ends, and each seat knows whether it has prepared
+    replies (`has_conditional`)."""
+    alias = router.db_for_write(Match) if lock else router.db_for_read(MatchSeat)
+    if lock and transaction.get_autocommit(using=alias):
+        raise TransactionManagementError("a locking read needs a transaction")
+    if not rows.BIGINT_MIN <= match_id <= rows.BIGINT_MAX:
+        return None          # no row has such an id (and SQLite cannot even bind it)
+    if rows.plain_sql(alias, match_id):
+        seats = _seat_rows(alias, match_id, lock)
+    else:
+        seats = list(_seats_with_match(match_id, lock=lock).using(alias))
     if not seats:            # every match has its seats from the start
         return None
     match = seats[0].match
     for seat in seats:
         seat.match = match
-    cached = match.seats.get_queryset()        # as prefetch_related leaves it: no query is run
-    cached._result_cache, cached._prefetch_done = seats, True
-    match._prefetched_objects_cache = {"seats": cached}
+    match.seat_list = seats
     return match
+
+
+_SEAT, _MATCH, _USER = rows.Columns(MatchSeat, "s"), rows.Columns(Match, "m"), rows.Columns(get_user_model(), "u")
+_SEATS_SQL = (f"SELECT {_SEAT.sql}, {_MATCH.sql}, {_USER.sql}{{conditional}} FROM {_SEAT.table} "
+              f"JOIN {_MATCH.table} ON {_MATCH.pk} = s.match_id LEFT JOIN {_USER.table} ON {_USER.pk} = s.user_id "
+              "WHERE s.match_id = %s ORDER BY s.seat{lock}")
+_LOCKED_SEATS_SQL = _SEATS_SQL.format(lock=" FOR UPDATE OF m", conditional=(
+    f", EXISTS (SELECT 1 FROM {ConditionalMoves._meta.db_table} AS c "
+    "WHERE c.match_id = s.match_id AND c.seat = s.seat)"))
+_SEATS_SQL = _SEATS_SQL.format(lock="", conditional="")
+
+
+def _seat_rows(alias: str, match_id: int, lock: bool) -> list[MatchSeat]:
+    """`_seats_with_match(match_id, lock=lock)` as one plain statement (rows.py)."""
+    found = rows.fetch(alias, _LOCKED_SEATS_SQL if lock else _SEATS_SQL, [match_id])
+    if not found:
+        return []
+    match = _MATCH.instance(found[0], _SEAT.width, alias)
+    seats = []
+    user_at = _SEAT.width + _MATCH.width
+    for row in found:
+        seat = _SEAT.instance(row, 0, alias)
+        seat.match = match
+        seat.user = _USER.instance(row, user_at, alias) if seat.user_id is not None else None
+        if lock:
+            seat.has_conditional = row[-1]
+        seats.append(seat)
+    return seats
+
+
+def seats_of(match: Match) -> list[MatchSeat]:
+    """The match's seats in seat order: those read with it (`seat_list`), else from the database."""
+    seats = getattr(match, "seat_list", None)
+    return list(match.seats.all()) if seats is None else seats
 
 
 def public_move_text(rules: games.Game, notation: str, state: games.State) -> str:
@@ -67,7 +105,7 @@ def public_move_text(rules: games.Game, notation: str, state: games.State) -> st
 def viewer_seat(match: Match, user, seats: Sequence[MatchSeat] | None = None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    seats = match.seats.all() if seats is None else seats
+    seats = seats_of(match) if seats is None else seats
     return next((s.seat for s in seats if s.user_id == user.pk), None)
 
 
@@ -84,7 +122,7 @@ def match_summary(match: Match, user=None, seats: Sequence[MatchSeat] | None = N
     """The list form: no position at all (cheap, and nothing hidden to leak), with what an inbox
     needs: the caller's seat, who is to move, the deadline, the clocks and the latest move."""
     rules = games.get_game(match.game)
-    seats = list(match.seats.all()) if seats is None else seats
+    seats = seats_of(match) if seats is None else seats
     return {
         "id": match.pk, "game": match.game, "variant": rules.public_variant(match.options),
         "options": rules.public_options(match.options), "status": match.status,
@@ -100,7 +138,7 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
                  state: games.State | None = None, legal: bool = True) -> dict:
     """The detail form: the viewer's view of the position and, on their turn, their legal moves
     (left out with `legal=False`). `seats` and `state` may be passed in by a caller that has them."""
-    seats = list(match.seats.all()) if seats is None else seats
+    seats = seats_of(match) if seats is None else seats
     seat = viewer_seat(match, user, seats)
     state = match_state(match) if state is None else state
     payload = match_summary(match, user, seats)
@@ -138,7 +176,7 @@ def match_export(match: Match) -> str:
         "Variant": rules.public_variant(match.options), "Options": _json(rules.public_options(match.options)),
         "Players": match.players,
     }
-    for s in match.seats.all():
+    for s in seats_of(match):
         tags[f"Seat{s.seat}"] = s.player_name
     if not rules.has_hidden_information and match.status != Match.Status.ACTIVE:
         # Seeded randomness (an ai:random seat, a deal) is predictable from the seed: it is shown
@@ -161,7 +199,7 @@ def matches_query(*, status: str | None = None, player: str | None = None, game:
     the match goes on) an inbox for `viewer`, soonest deadline first. Seat conditions are EXISTS
     tests, not joins: no DISTINCT, so a page is an index scan that stops after 50 rows."""
     qs = Match.objects.defer("state").prefetch_related(
-        Prefetch("seats", queryset=MatchSeat.objects.select_related("user")))
+        Prefetch("seats", queryset=MatchSeat.objects.select_related("user"), to_attr="seat_list"))
     if my_turn or active:
         qs = qs.filter(status=Match.Status.ACTIVE)
         qs = qs.filter(_seated(user=viewer, seat=OuterRef("to_move")) if my_turn else _seated(user=viewer))

@@ -19,7 +19,7 @@ from django.utils import timezone
 from matches.errors import ServiceError
 from matches.models import ApiToken
 from matches.models.tokens import TOKEN_PREFIX_LENGTH
-from matches.selectors.prepared import PreparedQuery
+from matches.selectors.accounts import token_with_user
 
 from .logins import login_check, login_failed
 
@@ -90,14 +90,9 @@ def token_for_credentials(*, username: str, password: str, expires_in_days: int 
     return token_create(user=user, expires_in_days=expires_in_days)
 
 
-# Read on every request that carries a token: compiled once per process.
-_TOKEN_WITH_USER = PreparedQuery(
-    ApiToken, lambda digest: ApiToken.objects.select_related("user").filter(digest=digest)[:1], str)
-
-
 def token_authenticate(key: str) -> ApiToken | None:
     """The live token with this key (its user loaded), or None: unknown, expired or idle too long."""
-    token = next(iter(_TOKEN_WITH_USER(token_digest(key))), None)
+    token = token_with_user(token_digest(key))
     if token is None or not token.user.is_active:
         return None
     now = timezone.now()

@@ -18,7 +18,7 @@ def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
     match = match_with_seats(match_id, lock=True)
     if match is None:
         raise ServiceError("match_not_found", f"no match {match_id}")
-    return match, list(match.seats.all())
+    return match, match.seat_list
 
 
 def seat_of(user, seats: Sequence[MatchSeat]) -> MatchSeat:

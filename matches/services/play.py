@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Sequence
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.utils import timezone
 
 import games
@@ -90,9 +90,8 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     # On PostgreSQL an ordinary move writes its record and the match's changed columns in one
     # statement at the end; a result (rarely) writes whatever it touches, in the usual order.
     together = connection.vendor == "postgresql" and not ended
-    if together:
-        record = Move(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
-        insert = _insert_sql(record)            # sets created_at as the row will hold it
+    if together:               # written by `_insert_and_update` below, with this created_at
+        record = Move(match=match, ply=match.ply + 1, seat=seat, notation=str(move), created_at=timezone.now())
     else:
         record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     clocks.turn_end(match, seats, record.created_at)
@@ -108,7 +107,7 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     else:
         clocks.turn_start(match, seats, record.created_at)
         if together:
-            _insert_and_update(record, insert, match)
+            record = _insert_and_update(record, match)
         else:
             match.save(update_fields=MOVE_FIELDS)
     metrics.move_made(match.game, metrics.ENGINE if seats[seat].ai_level else metrics.HUMAN)
@@ -119,40 +118,29 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     return record
 
 
-_MOVE_INSERT_FIELDS = [f for f in Move._meta.local_concrete_fields if not f.primary_key]
 _MATCH_MOVE_FIELDS = [Match._meta.get_field(name) for name in MOVE_FIELDS]
+_MOVE_COLUMNS = ["match_id", "ply", "seat", "notation", "created_at"]
+_INSERT_AND_UPDATE_SQL = 'WITH moved AS (INSERT INTO "{move}" ({columns}) VALUES ({values}) RETURNING id) ' \
+    'UPDATE "{match}" SET {changed} WHERE id = %s RETURNING (SELECT id FROM moved)'.format(
+        move=Move._meta.db_table, columns=", ".join(_MOVE_COLUMNS), values=", ".join(["%s"] * len(_MOVE_COLUMNS)),
+        match=Match._meta.db_table, changed=", ".join(f'"{f.column}" = %s' for f in _MATCH_MOVE_FIELDS))
 
 
-def _insert_sql(record: Move) -> tuple[str, tuple]:
-    """The move's INSERT as Django's insert compiler writes it, without compiling a query each move."""
-    quote = connection.ops.quote_name
-    values = tuple(f.get_db_prep_save(f.pre_save(record, True), connection) for f in _MOVE_INSERT_FIELDS)
-    sql = (f"INSERT INTO {quote(Move._meta.db_table)} ({', '.join(quote(f.column) for f in _MOVE_INSERT_FIELDS)}) "
-           f"VALUES ({', '.join(['%s'] * len(values))})")
-    return sql, values
-
-
-def _insert_and_update(record: Move, insert: tuple[str, tuple], match: Match) -> None:
-    """INSERT the move and UPDATE the match's MOVE_FIELDS in one round trip (a data-modifying
-    WITH always runs to completion, whether or not its rows are read). The UPDATE is written as
-    Django's update compiler writes it (a None is `= NULL`)."""
+def _insert_and_update(record: Move, match: Match) -> Move:
+    """INSERT the move and UPDATE the match's MOVE_FIELDS in one statement (a data-modifying WITH
+    always runs to completion, whether or not its rows are read); the saved move is returned.
+    Values are prepared by each field's `get_db_prep_save`, as `save()` prepares them."""
     match.updated_at = timezone.now()
-    quote = connection.ops.quote_name
-    assignments, params = [], []
-    for field in _MATCH_MOVE_FIELDS:
-        value = field.get_db_prep_save(getattr(match, field.attname), connection)
-        if value is None:
-            assignments.append(f"{quote(field.column)} = NULL")
-        else:
-            assignments.append(f"{quote(field.column)} = %s")
-            params.append(value)
-    table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
-    update_sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {table}.{pk} = %s"
+    values = [record.match_id, record.ply, record.seat, record.notation, record.created_at]
+    moved = [Move._meta.get_field(name).get_db_prep_save(value, connection) for name, value in
+             zip(["match", "ply", "seat", "notation", "created_at"], values)]
+    changed = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in _MATCH_MOVE_FIELDS]
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH moved AS ({insert[0]} RETURNING id) {update_sql} RETURNING (SELECT id FROM moved)",
-                       (*insert[1], *params, match.pk))
-        record.pk = cursor.fetchone()[0]
-    record._state.adding, record._state.db = False, connection.alias
+        cursor.execute(_INSERT_AND_UPDATE_SQL, [*moved, *changed, match.pk])
+        (move_id,) = cursor.fetchone()
+    saved = Move.from_db(DEFAULT_DB_ALIAS, ["id", *_MOVE_COLUMNS], [move_id, *values])
+    saved.match = match
+    return saved
 
 
 @transaction.atomic
@@ -168,8 +156,8 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    # The move's events: one lock and one INSERT, at the end, sent with the COMMIT.
-    with batched(ends_transaction=True):
+    # The move's events: one lock and one INSERT, the transaction's last statement.
+    with batched():
         return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 
 
@@ -188,10 +176,10 @@ def engine_move_apply(*, match_id: int, ply: int, notation: str, job_id: int | N
         if job is None or not dispatch.job_finish(job_id, job_status, job_error, lane=job.lane):
             return None
         cause = job.user
-    seats = list(match.seats.all())
+    seats = match.seat_list
     if not (match.ply == ply and dispatch.engine_to_move(match, seats)):
         return None
     state = match_state(match)
     parsed = state.parse_move(notation)
-    with batched(ends_transaction=True):
+    with batched():
         return record_move(match, seats, match.to_move, parsed, state.apply(parsed), cause=cause)

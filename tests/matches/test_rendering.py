@@ -1,6 +1,7 @@
-"""Output rendering: `rendered` gives exactly what the output serializer's `.data` gives, for real
-payloads (a move's answer, a match with a clock, an offer and a result, an event page, a list) and
-for the cases it leaves to DRF (a missing key, a callable, an object read by attribute)."""
+"""Output rendering: `rendered` (one kept serializer instance per class, DRF's own
+`to_representation`) gives exactly what a fresh serializer's `.data` gives, for real payloads (a
+move's answer, a match with a clock, an offer and a result, an event page, a list) and for the edge
+cases (a missing key, a callable, an object read by attribute, other time zones)."""
 import datetime
 import json
 from types import SimpleNamespace
@@ -52,7 +53,7 @@ def test_a_move_a_clocked_match_an_offer_a_result_and_events_render_as_drf_rende
                          "more": False, "next": "http://testserver/api/v1/events/?after=1"})
 
 
-def test_what_it_leaves_to_drf_is_drfs():
+def test_edge_cases_render_as_a_fresh_serializer_renders_them():
     moved = {"ply": 3, "seat": 1, "move": "a1-a2", "created_at": timezone.now()}
     assert _same(MoveOut, {**moved, "ply": "7"})["ply"] == 7          # converted as the field does
     with pytest.raises(KeyError):

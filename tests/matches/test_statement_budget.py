@@ -46,15 +46,17 @@ def test_a_move_stays_within_its_statement_budget(as_alice, match_id):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_move_sends_its_events_with_its_commit(as_alice, match_id):
-    """Outside a test's transaction the move's transaction is the outermost one: token, BEGIN, the
-    locked match, the move with the match, then the events and COMMIT in one query. Django's own
-    COMMIT after it finds the transaction over and sends nothing."""
+def test_a_committed_move_is_these_six_round_trips(as_alice, match_id):
+    """Outside a test's transaction the move's transaction is the outermost one: the token with its
+    user, BEGIN, the locked match with its seats, the move with the match's changed columns, the
+    events (the event lock taken by the transaction's last statement), and COMMIT on its own."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL=postgres://...)")
     sql = _statements(lambda: play(as_alice, match_id, "a1-a2", ply=2))
-    assert sql[-2].startswith("INSERT INTO matches_event") and sql[-2].endswith("; COMMIT")
-    assert sql[-1] == "COMMIT" and len(sql) - 1 <= MOVE_BUDGET - 1, "\n".join(sql)
+    assert [s.split(" ", 3)[:3] for s in sql] == [
+        ["SELECT", 't."id",', 't."user_id",'], ["BEGIN"], ["SELECT", 's."id",', 's."seat",'], ["WITH", "moved", "AS"],
+        ["INSERT", "INTO", "matches_event"], ["COMMIT"]], "\n".join(sql)
+    assert "FOR UPDATE OF m" in sql[2] and "COMMIT" not in sql[4] and len(sql) == MOVE_BUDGET
     assert Match.objects.get(pk=match_id).ply == 3 and Event.objects.filter(kind="your_turn").exists()
 
 

@@ -121,14 +121,65 @@ def test_ids_follow_commit_order_under_concurrency():
     assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
 
 
+def _batched_notify(users, n):
+    with events.batched():
+        events.notify(users, "move", {"n": n})
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_events_that_end_a_transaction_commit_with_it(monkeypatch):
-    """The last batch of an outermost transaction goes with its COMMIT: the rows and the events are
-    committed, the commit hooks run once, and the connection is back in autocommit, out of any
-    transaction; nested in an outer transaction, the batch waits for that one's commit."""
+@pytest.mark.parametrize("second_writes, waits", [
+    ("batch to another user", False), ("batch to the same user", True), ("plain write", True)])
+def test_a_batch_waits_only_for_writers_to_the_same_users(second_writes, waits):
+    """Batches (the move path) lock their recipients: a batch to other users goes on at once, one
+    to the same user queues behind the open one (ids in commit order for that user), and a plain
+    writer queues behind every batch."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    ann, ben, cid = UserFactory(), UserFactory(), UserFactory()
+    inserted, release, second_done = threading.Event(), threading.Event(), threading.Event()
+
+    def first():
+        with transaction.atomic():
+            _batched_notify([ann, ben], 1)
+            inserted.set()
+            release.wait(10)
+        connection.close()
+
+    def second():
+        inserted.wait(10)
+        with transaction.atomic():
+            if second_writes == "batch to another user":
+                _batched_notify([cid], 2)
+            elif second_writes == "batch to the same user":
+                _batched_notify([cid, ben], 2)
+            else:
+                events.notify([cid], "move", {"n": 2})
+        second_done.set()
+        connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    assert inserted.wait(10)
+    assert second_done.wait(0.5) is not waits
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert second_done.is_set()
+    ids = {e.payload["n"]: e.pk for e in Event.objects.filter(user=cid)} | {
+        e.payload["n"]: e.pk for e in Event.objects.filter(user=ben)}
+    if waits:
+        assert [e.payload["n"] for e in selectors.events_after(ben, 0, 10)] == ([1, 2] if "same" in second_writes
+                                                                                 else [1])
+        assert ids[1] < ids[2]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_at_the_end_of_a_transaction_commits_with_it(monkeypatch):
+    """The batch is the transaction's last statement and the COMMIT follows on its own: the rows and
+    the events are committed together, the commit hooks run once; nested in an outer transaction,
+    the batch waits for that one's commit."""
     from matches import wakeup
 
     published = []
@@ -138,17 +189,19 @@ def test_events_that_end_a_transaction_commit_with_it(monkeypatch):
         with transaction.atomic():
             ann.first_name = "Ann"
             ann.save(update_fields=["first_name"])
-            with events.batched(ends_transaction=True):
+            with events.batched():
                 events.notify([ann, ben], "move", {"n": 1})
-    assert queries.captured_queries[-2]["sql"].endswith("; COMMIT")   # [-1]: Django's own, now a no-op
+    if connection.vendor == "postgresql":
+        assert "pg_advisory_xact_lock" in queries.captured_queries[-2]["sql"]
+        assert queries.captured_queries[-1]["sql"] == "COMMIT"
     assert published == [[ann.pk, ben.pk]]
-    assert connection.get_autocommit() and connection.connection.info.transaction_status == 0   # IDLE
+    assert transaction.get_autocommit()
     assert type(ann).objects.get(pk=ann.pk).first_name == "Ann"
     assert [e.user_id for e in selectors.events_after(ben, 0, 10)] == [ben.pk]
 
     with transaction.atomic():
         with transaction.atomic():
-            with events.batched(ends_transaction=True):
+            with events.batched():
                 events.notify([ann], "move", {"n": 2})
         assert published == [[ann.pk, ben.pk]]           # not committed yet
         with pytest.raises(RuntimeError):

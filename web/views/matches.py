@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -56,7 +56,7 @@ def match_live(request: HttpRequest, pk: int) -> JsonResponse:
     patience = settings.WEB_LIVE_WAIT_SECONDS if request.GET.get("wait") == "1" else 0
     give_up = time.monotonic() + patience
     while (version := selectors.current_version(pk, request.user)) == known and time.monotonic() < give_up:
-        if not connection.in_atomic_block:
+        if transaction.get_autocommit():
             connection.close()          # hold no database connection while waiting
         time.sleep(POLL_INTERVAL)
     if version == "gone":
