@@ -69,8 +69,8 @@ urlpatterns = [
     path("staff/users/<str:username>/matches/", staff.StaffUserMatchesApi.as_view(), name="staff-user-matches"),
     path("staff/users/<str:username>/tokens/revoke/", staff.StaffTokensRevokeApi.as_view(),
          name="staff-user-tokens-revoke"),
-    path("staff/matches/<int:pk>/abort/", staff.StaffMatchAbortApi.as_view(), name="staff-match-abort"),
-    path("staff/matches/<int:pk>/adjudicate/", staff.StaffMatchAdjudicateApi.as_view(), name="staff-match-adjudicate"),
+    path("staff/matches/<id:pk>/abort/", staff.StaffMatchAbortApi.as_view(), name="staff-match-abort"),
+    path("staff/matches/<id:pk>/adjudicate/", staff.StaffMatchAdjudicateApi.as_view(), name="staff-match-adjudicate"),
     path("staff/engine-jobs/", staff.StaffEngineJobListApi.as_view(), name="staff-engine-job-list"),
-    path("staff/engine-jobs/<int:pk>/retry/", staff.StaffEngineJobRetryApi.as_view(), name="staff-engine-job-retry"),
+    path("staff/engine-jobs/<id:pk>/retry/", staff.StaffEngineJobRetryApi.as_view(), name="staff-engine-job-retry"),
 ]
