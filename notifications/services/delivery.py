@@ -1,0 +1,74 @@
+"""The worker's side: claim a row, build and send its mail or POST, record the outcome."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import smtplib
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from notifications import webhook_client
+from notifications.models import Notification, Preferences
+from notifications.selectors.mails import Drop, Mail, compose
+
+from . import outbox
+from .webhooks import webhook_attempted
+
+log = logging.getLogger(__name__)
+
+
+def deliver(pk: int) -> str:
+    """Send one row; what happened (`sent`, `dropped`, `retry`, `failed`, `skipped`)."""
+    row = outbox.claim(pk)
+    if row is None:
+        return "skipped"              # sent, dropped or taken already: a duplicate task
+    if row.channel == Notification.Channel.WEBHOOK:
+        return _post(row)
+    try:
+        mail = compose(row)
+    except Drop as reason:
+        outbox.mark_dropped(row, str(reason))
+        return "dropped"
+    try:
+        _message(row, mail).send()
+    except (smtplib.SMTPException, OSError) as exc:
+        log.warning("mail %s not sent: %s", row.pk, exc)
+        return "failed" if outbox.mark_failed(row, f"{type(exc).__name__}: {exc}") else "retry"
+    outbox.mark_sent(row)
+    if row.kind == "digest":
+        Preferences.objects.update_or_create(user=row.user, defaults={"last_digest_at": timezone.now()})
+    return "sent"
+
+
+def _message(row: Notification, mail: Mail) -> EmailMultiAlternatives:
+    context = {**mail.context, "user": row.user, "unsubscribe_url": mail.unsubscribe_url,
+               "site_url": settings.SITE_URL}
+    text = render_to_string(f"notifications/mail/{mail.kind}.txt", context)
+    html = render_to_string(f"notifications/mail/{mail.kind}.html", context)
+    domain = settings.SITE_URL.split("://", 1)[1].split(":")[0]
+    digest = hashlib.sha256(row.key.encode()).hexdigest()[:20]
+    # The same Message-ID on a resend lets a receiving server drop a duplicate.
+    headers = {"Message-ID": f"<{row.pk}.{digest}@{domain}>", "Auto-Submitted": "auto-generated"}
+    if mail.unsubscribe_url:
+        headers["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(mail.subject, text, settings.DEFAULT_FROM_EMAIL, [mail.to], headers=headers)
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _post(row: Notification) -> str:
+    hook = row.webhook
+    if not hook.active:
+        outbox.mark_dropped(row, "the webhook is switched off")
+        return "dropped"
+    answer = webhook_client.post(hook.url, hook.secret, row.payload["id"],
+                                 {**row.payload, "created_at": row.created_at.isoformat()})
+    webhook_attempted(hook, answer.ok, answer.error)
+    if answer.ok:
+        outbox.mark_sent(row, answer.status)
+        return "sent"
+    return "failed" if outbox.mark_failed(row, answer.error, answer.status) else "retry"
