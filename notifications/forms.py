@@ -47,7 +47,7 @@ class PreferencesForm(forms.Form):
 
 
 class WebhookForm(forms.Form):
-    url = forms.URLField(max_length=500, label="HTTPS URL")
+    url = forms.URLField(max_length=500, label="HTTPS URL", assume_scheme="https")
     kinds = forms.MultipleChoiceField(choices=[(k, KIND_LABELS[k]) for k in KINDS],
                                       widget=forms.CheckboxSelectMultiple, label="Kinds")
 
