@@ -120,8 +120,9 @@ def scan_reminders(now: datetime | None = None) -> int:
         seat = seats.get(match.pk)
         if seat is None:
             continue
-        left = match.deadline - now
-        threshold = min(h for h in hours if left <= timedelta(hours=h))
+        threshold = reminder_threshold(match, now, hours)
+        if threshold is None:
+            continue
         key = f"reminder:{match.pk}:{match.ply}:{int(match.deadline.timestamp())}:{threshold}:{seat.user_id}"
         data = {"match": match.pk, "ply": match.ply, "deadline": match.deadline.isoformat(), "hours": threshold}
         with transaction.atomic():
@@ -129,6 +130,14 @@ def scan_reminders(now: datetime | None = None) -> int:
             if "email" in audience.channels(seat.user_id, "deadline_reminder") and seat.user_id in audience.verified:
                 made += enqueue(user=seat.user, kind="deadline_reminder", key=key, due_at=now, payload=data) is not None
     return made
+
+
+def reminder_threshold(match: Match, now: datetime, hours: list[int]) -> int | None:
+    """The most urgent threshold crossed, among those shorter than the turn itself (a one-day
+    turn gets no 24-hour reminder the moment it starts)."""
+    turn = match.deadline - (match.turn_started_at or match.deadline)
+    crossed = [h for h in hours if match.deadline - now <= timedelta(hours=h) < turn]
+    return min(crossed) if crossed else None
 
 
 def _movers(matches: list[Match]) -> list[MatchSeat]:
