@@ -97,10 +97,12 @@ def _from_event(audience: Audience, event: Event, kind: str, now: datetime) -> N
         enqueue(user=user, kind=kind, key=f"{key}:email", due_at=now, payload={"event": event.payload})
         return
     # Your-turn mails are batched: one waiting mail lists every game; the next waits for the window.
-    if Notification.objects.filter(user=user, kind="your_turn", status__in=OPEN).exists():
+    mails = Notification.objects.filter(user=user, kind="your_turn", channel=Notification.Channel.EMAIL)
+    if mails.filter(status__in=OPEN).exists():
         return
-    last = (Notification.objects.filter(user=user, kind="your_turn", status=Notification.Status.SENT)
-            .order_by("-sent_at").values_list("sent_at", flat=True).first())
+    # The window runs from the last mail sent or being sent (its due time: when it went out).
+    last = (mails.filter(status__in=[Notification.Status.SENT, Notification.Status.SENDING])
+            .order_by("-due_at").values_list("due_at", flat=True).first())
     window = timedelta(minutes=settings.NOTIFY_YOUR_TURN_WINDOW_MINUTES)
     enqueue(user=user, kind="your_turn", key=f"your_turn:{user.pk}:{event.pk}",
             due_at=max(now, last + window) if last else now, payload={})
