@@ -72,8 +72,8 @@ class WebhookDetailApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=WebhookPatchIn, summary="Change a webhook's kinds, or switch it on or off",
-                   responses={200: WebhookOut, **errors("webhook_not_found", "invalid_channels", "webhook_url_refused",
-                                                        body=True, auth=True)})
+                   responses={200: WebhookOut, **errors("webhook_not_found", "invalid_channels", body=True,
+                                                        auth=True)})
     def patch(self, request: Request, pk: int) -> Response:
         data = valid(WebhookPatchIn, request)
         hook = webhooks.webhook_update(user=request.user, webhook_id=pk, **data)
