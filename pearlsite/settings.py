@@ -414,3 +414,5 @@ CELERY_TASK_ROUTES.update({"notifications.tasks.tick": {"queue": "notify"},
                            "notifications.tasks.deliver": {"queue": "notify"}})
 CELERY_BEAT_SCHEDULE["notifications-tick"] = {"task": "notifications.tasks.tick", "schedule": NOTIFY_TICK_SECONDS}
 NOTIFY_WORKER_QUEUES = ["notify"]
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationDigestEnum"] = ["none", "daily", "weekly"]
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationChannelEnum"] = ["email", "digest", "webhook"]
