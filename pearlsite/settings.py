@@ -366,8 +366,9 @@ LOGGING = {
 # EMAIL_URL: smtp://user:password@host:587 (smtp+tls://, smtp+ssl://), or consolemail:// (the
 # default: mails are printed, so `make run` shows them).
 try:
-    vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
-except (ValueError, KeyError) as exc:
+    # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS/SSL
+    globals().update(env.email_url("EMAIL_URL", default="consolemail://"))
+except (ValueError, KeyError, ImproperlyConfigured) as exc:
     raise ImproperlyConfigured(f"EMAIL_URL is not a mail URL (smtp://, consolemail://...): {exc}") from exc
 EMAIL_TIMEOUT = _count("PEARLSITE_EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env.str("PEARLSITE_MAIL_FROM", default="Pearlsite <noreply@localhost>")
