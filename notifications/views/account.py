@@ -1,6 +1,7 @@
 """The notification settings page: address, preferences and webhooks (form POSTs that redirect back)."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -39,6 +40,7 @@ def settings_page(request: HttpRequest, *, email_form=None, webhook_form=None, s
         "channel_labels": [CHANNEL_LABELS[c] for c in CHANNELS],
         "webhooks": [selectors.webhook_payload(h) for h in selectors.webhooks_of(user)],
         "webhook_form": webhook_form or WebhookForm(), "new_secret": request.session.pop("webhook_secret", None),
+        "window_minutes": settings.NOTIFY_YOUR_TURN_WINDOW_MINUTES,
     }
     return render(request, "notifications/pages/settings.html", context, status=status)
 

@@ -15,10 +15,10 @@ from aiosmtpd.controller import Controller
 @pytest.fixture(autouse=True)
 def _fast_server(settings):
     """Tasks run in-process, passwords hash cheaply, nobody counts as recently seen."""
-    import matches.tasks  # noqa: F401
-    import notifications.tasks  # noqa: F401
     from django.core.cache import cache
 
+    import matches.tasks  # noqa: F401
+    import notifications.tasks  # noqa: F401
     from pearlsite.celery import app
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -15,7 +15,7 @@ from notifications.models import Notification, Presence
 from notifications.services import preferences
 from tests.matches.helpers import play, start_match
 
-from .helpers import link_in, tick, verified
+from .helpers import tick, verified
 
 pytestmark = pytest.mark.django_db
 
