@@ -44,7 +44,8 @@ def stack(tmp_path, smtp_server):
     saved = (app.conf.CELERY_BROKER_URL, app.conf.CELERY_TASK_ALWAYS_EAGER)
     _point_celery(app, server.url, eager=False)
     worker = Worker(server.url, "notify", "notify", tmp_path, EMAIL_URL=f"smtp://127.0.0.1:{smtp_server.port}",
-                    PEARLSITE_SITE_URL="http://testserver", PEARLSITE_NOTIFY_ACTIVE_MINUTES="0")
+                    PEARLSITE_SITE_URL="http://testserver", PEARLSITE_NOTIFY_ACTIVE_MINUTES="0",
+                    PEARLSITE_NOTIFY_RETRY_FIRST_SECONDS="1", PEARLSITE_WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8")
     try:
         yield server, smtp_server
     finally:
@@ -110,3 +111,51 @@ def test_with_the_broker_down_during_the_move_the_mail_comes_once_it_is_back(sta
 def _beat_quietly() -> None:
     with contextlib.suppress(KombuError, OSError):                   # the broker is still starting
         _beat()
+
+
+def test_digest_reminders_reset_and_webhook_retries_through_the_worker(stack, as_alice, as_bob, bob, anon, receiver):
+    """The other mails and a webhook, through the real worker, SMTP server and HTTP receiver."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from matches.models import ApiToken, Match
+
+    _, inbox = stack
+    _away(bob, "bob@example.org")
+    zone = "Pacific/Auckland"
+    preferences.preferences_update(user=bob, time_zone=zone, digest="daily",
+                                   digest_hour=timezone.now().astimezone(ZoneInfo(zone)).hour)
+    hook = as_bob.post("/api/v1/accounts/me/webhooks/", {"url": receiver.url, "kinds": ["deadline_reminder"]},
+                       format="json").json()
+    receiver.plan = [500]                                              # the first delivery fails
+    match_id = start_match(as_alice, as_bob, days_per_move=1)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    now = timezone.now()
+    Match.objects.filter(pk=match_id).update(turn_started_at=now - timedelta(hours=21),
+                                             deadline=now + timedelta(hours=3))    # three hours left
+    _beat()
+    _wait(lambda: len(_mails_to(inbox, "bob@example.org")) >= 3, 30, "no digest and reminder", every=0.1)
+    subjects = sorted(m["Subject"] for m in _mails_to(inbox, "bob@example.org"))
+    assert subjects == ["Your Pearlsite digest", "Your move in 1 game", "Your move: under 4 h left in Hasami Shogi"]
+    digest = next(m for m in _mails_to(inbox, "bob@example.org") if m["Subject"] == "Your Pearlsite digest")
+    assert f"/matches/{match_id}/" in digest.get_body(("plain",)).get_content() and "NZ" in str(digest)
+    _wait(lambda: len(receiver.requests) >= 2, 30, "the webhook was not retried", every=0.2,
+          between=_beat_quietly)
+    first, second = receiver.requests[:2]
+    assert first["headers"]["X-Pearlsite-Delivery"] == second["headers"]["X-Pearlsite-Delivery"]
+    delivery = as_bob.get(f"/api/v1/accounts/me/webhooks/{hook['id']}/deliveries/").json()["results"][0]
+    assert (delivery["status"], delivery["attempts"], delivery["response_status"]) == ("sent", 2, 200)
+    play(as_bob, match_id, "a9-a8", ply=1)                            # bob moves: no more reminders
+    for _ in range(3):
+        _beat()
+    time.sleep(1.5)
+    assert len(_mails_to(inbox, "bob@example.org")) == 3
+    anon.post("/api/v1/auth/password-reset/", {"login": "bob"}, format="json")   # sent right after commit
+    _wait(lambda: len(_mails_to(inbox, "bob@example.org")) == 4, 30, "no reset mail", every=0.1)
+    reset = _mails_to(inbox, "bob@example.org")[-1].get_body(("plain",)).get_content()
+    uid, token = reset.split("/accounts/password-reset/")[1].split()[0].strip("/").split("/")
+    done = anon.post("/api/v1/auth/password-reset/confirm/", {"uid": uid, "token": token,
+                                                              "password": "a-brand-new-phrase"}, format="json")
+    assert done.status_code == 204 and not ApiToken.objects.filter(user=bob).exists()
