@@ -124,7 +124,7 @@ def test_a_digest_arrives_at_the_chosen_local_hour_with_the_right_games(as_alice
     play(as_alice, to_move, "e1-e5", ply=0)
     waiting = start_match(as_bob, as_alice, opponents=["alice"], days_per_move=3)
     play(as_bob, waiting, "e1-e5", ply=0)
-    finished = start_match(as_alice, as_bob)
+    finished = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     as_alice.post(f"/api/v1/matches/{finished}/resign/")
     as_carol.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json")
     tokyo = ZoneInfo("Asia/Tokyo")
@@ -140,7 +140,7 @@ def test_a_digest_arrives_at_the_chosen_local_hour_with_the_right_games(as_alice
     assert digest.subject == "Your Pearlsite digest"
     move_part, rest = digest.body.split("WAITING FOR OTHERS")
     assert f"/matches/{to_move}/" in move_part and f"/matches/{waiting}/" in rest.split("RESULTS")[0]
-    assert f"/matches/{finished}/" in rest and "won" in rest and "carol: hasami-shogi" in rest
+    assert f"/matches/{finished}/" in rest and "won (rating 1500 → 1" in rest and "carol: hasami-shogi" in rest
     assert "JST" in move_part                                         # deadlines in the player's zone
     with time_machine.travel(six + timedelta(minutes=50)):
         tick()
