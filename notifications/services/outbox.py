@@ -57,8 +57,9 @@ def release(ids: list[int] | None = None, now: datetime | None = None) -> list[i
             continue
         try:
             current_app.signature(DELIVER_TASK, args=(pk,)).apply_async(queue="notify")
-        except (KombuError, OSError) as exc:          # the broker is down: the lease runs out, the tick retries
+        except (KombuError, OSError) as exc:          # the broker is down: the next tick hands it over
             log.warning("notification %s not handed to a worker (%s); the tick will", pk, exc)
+            Notification.objects.filter(pk=pk, status=Status.QUEUED).update(status=Status.PENDING, lease_until=None)
             break
         handed.append(pk)
     return handed

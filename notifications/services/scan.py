@@ -69,11 +69,13 @@ def scan_events(now: datetime | None = None) -> int:
     """Turn the events committed since the last scan into outbox rows; how many events were read."""
     now = now or timezone.now()
     cursor, _ = ScanCursor.objects.select_for_update().get_or_create(name="events")
-    events = list(Event.objects.select_related("user").filter(pk__gt=cursor.position,
-                                                             kind__in=list(FROM_EVENT)).order_by("pk")[:BATCH])
+    # The newest id first: every event up to it is committed (ids grow in commit order), so the
+    # cursor may move up to it even past events of other kinds; one read later could see more.
+    newest = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or cursor.position
+    events = list(Event.objects.select_related("user").filter(
+        pk__gt=cursor.position, pk__lte=newest, kind__in=list(FROM_EVENT)).order_by("pk")[:BATCH])
     if not events:
-        # Nothing to tell: skip past the other kinds' events (every visible id is committed).
-        cursor.position = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or cursor.position
+        cursor.position = max(cursor.position, newest)
         cursor.save(update_fields=["position"])
         return 0
     audience = Audience(e.user_id for e in events)
@@ -83,7 +85,7 @@ def scan_events(now: datetime | None = None) -> int:
     for event in events:
         kind = "ladder_challenge" if event.payload.get("challenge") in ladder else FROM_EVENT[event.kind]
         _from_event(audience, event, kind, now)
-    cursor.position = events[-1].pk
+    cursor.position = events[-1].pk if len(events) == BATCH else max(cursor.position, newest)
     cursor.save(update_fields=["position"])
     return len(events)
 
