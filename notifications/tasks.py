@@ -6,9 +6,10 @@ from .services import delivery, outbox, scan
 
 @shared_task(name="notifications.tasks.tick")
 def tick() -> dict:
-    """Read new events, deadlines and digests into the outbox, then hand the due rows to workers."""
+    """Read new events, deadlines and digests into the outbox, hand the due rows to workers, and
+    forget rows older than the delivery log keeps."""
     return {"events": scan.scan_events(), "reminders": scan.scan_reminders(), "digests": scan.scan_digests(),
-            "handed": len(outbox.release())}
+            "handed": len(outbox.release()), "pruned": outbox.prune()}
 
 
 @shared_task(name="notifications.tasks.deliver")

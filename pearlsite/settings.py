@@ -384,6 +384,10 @@ THROTTLE_RATES["password_reset"] = _rate("PEARLSITE_THROTTLE_PASSWORD_RESET", "5
 # Your-turn mails: at most one per player per window; none while the player was seen lately.
 NOTIFY_YOUR_TURN_WINDOW_MINUTES = _int_in("PEARLSITE_NOTIFY_YOUR_TURN_WINDOW_MINUTES", 60, 1, 24 * 60)
 NOTIFY_ACTIVE_MINUTES = _int_in("PEARLSITE_NOTIFY_ACTIVE_MINUTES", 10, 0, 24 * 60)
+# Notification mails (not account mails) a player gets in an hour at most; past it they are dropped.
+NOTIFY_MAILS_PER_HOUR = _int_in("PEARLSITE_NOTIFY_MAILS_PER_HOUR", 20, 1, 10_000)
+# Finished outbox rows (the delivery log) are kept this many days.
+NOTIFY_KEEP_DAYS = _int_in("PEARLSITE_NOTIFY_KEEP_DAYS", 30, 1, 3650)
 # Deadline reminders, hours before a deadline (each sent once per deadline, while it is their move).
 try:
     NOTIFY_REMINDER_HOURS = sorted({int(h) for h in env.list("PEARLSITE_NOTIFY_REMINDER_HOURS",

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from notifications import webhook_client
 from notifications.models import Notification, Preferences
-from notifications.selectors.mails import Drop, Mail, compose
+from notifications.selectors.mails import ACCOUNT_MAILS, Drop, Mail, compose
 
 from . import outbox
 from .webhooks import webhook_attempted
@@ -28,6 +28,7 @@ def deliver(pk: int) -> str:
     if row.channel == Notification.Channel.WEBHOOK:
         return _post(row)
     try:
+        _check_hourly_cap(row)
         mail = compose(row)
     except Drop as reason:
         outbox.mark_dropped(row, str(reason))
@@ -41,6 +42,15 @@ def deliver(pk: int) -> str:
     if row.kind == "digest":
         Preferences.objects.update_or_create(user=row.user, defaults={"last_digest_at": timezone.now()})
     return "sent"
+
+
+def _check_hourly_cap(row: Notification) -> None:
+    """A player gets at most NOTIFY_MAILS_PER_HOUR notification mails an hour (account mails aside):
+    a flood of challenges cannot flood an inbox; the digest still lists what was left out."""
+    if row.kind in ACCOUNT_MAILS:
+        return
+    if outbox.mails_sent_lately(row.user, ACCOUNT_MAILS) >= settings.NOTIFY_MAILS_PER_HOUR:
+        raise Drop(f"{settings.NOTIFY_MAILS_PER_HOUR} mails were sent to this player in the last hour")
 
 
 def _message(row: Notification, mail: Mail) -> EmailMultiAlternatives:

@@ -96,3 +96,18 @@ def mark_failed(row: Notification, error: str, response_status: int | None = Non
         status=Status.FAILED if give_up else Status.PENDING, due_at=retry_at, lease_until=None,
         last_error=error[:500], response_status=response_status)
     return give_up
+
+
+def prune(now: datetime | None = None) -> int:
+    """Forget finished rows older than NOTIFY_KEEP_DAYS (the delivery log's depth); how many.
+    Their keys can no longer recur: events behind the cursor, past deadlines, past digest dates."""
+    before = (now or timezone.now()) - timedelta(days=settings.NOTIFY_KEEP_DAYS)
+    return Notification.objects.filter(status__in=[Status.SENT, Status.FAILED, Status.DROPPED],
+                                       created_at__lt=before).delete()[0]
+
+
+def mails_sent_lately(user, kinds_excluded: frozenset[str]) -> int:
+    """Mails sent to `user` in the last hour, not counting `kinds_excluded`."""
+    since = timezone.now() - timedelta(hours=1)
+    return (Notification.objects.filter(user=user, channel=Notification.Channel.EMAIL, status=Status.SENT,
+                                        sent_at__gte=since).exclude(kind__in=kinds_excluded).count())

@@ -200,3 +200,24 @@ def test_the_settings_page_saves_preferences(bob, client):
     saved = preferences_payload(bob)
     assert saved["time_zone"] == "America/New_York" and saved["channels"]["match_finished"] == []
     assert saved["channels"]["your_turn"] == ["email"]
+
+
+def test_a_player_gets_at_most_the_hourly_cap_of_mails(as_alice, bob, settings):
+    settings.NOTIFY_MAILS_PER_HOUR = 2
+    verified(bob, "bob@example.org")
+    tick()
+    mail.outbox.clear()
+    for _ in range(4):
+        as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json")
+    tick()
+    assert len(mail.outbox) == 2
+    assert Notification.objects.filter(kind="challenge_received", status="dropped").count() == 2
+
+
+def test_old_finished_rows_are_forgotten(bob, settings):
+    from notifications.services.outbox import enqueue, prune
+
+    row = enqueue(user=bob, kind="digest", key="old", payload={}, due_at=timezone.now())
+    Notification.objects.filter(pk=row.pk).update(status="sent")
+    assert prune() == 0
+    assert prune(timezone.now() + timedelta(days=settings.NOTIFY_KEEP_DAYS + 1)) == 1
