@@ -26,7 +26,3 @@ def link_in(text: str, path: str) -> str:
     assert found, f"no {path} link in:\n{text}"
     return found.group(1)
 
-
-def html_of(message) -> str:
-    return next(a.content for a in getattr(message, "alternatives", [])) if hasattr(message, "alternatives") \
-        else message.get_body(("html",)).get_content()
