@@ -124,6 +124,16 @@ CODES: dict[str, tuple[int, str]] = {
     "engine_job_not_found": (404, "no engine job with this id"),
     "job_not_retryable": (409, "only a failed job whose work is still wanted can run again (detail.reason)"),
     "invalid_seat_choice": (400, "the winner is not a seat of this match"),
+    # notifications (account e-mail, password reset, webhooks: docs/notifications.md)
+    "email_taken": (409, "another account uses this e-mail address (addresses are unique regardless of case)"),
+    "no_email": (409, "you have no e-mail address; set one first"),
+    "already_verified": (409, "this address is verified already"),
+    "invalid_link": (400, "the link or token is wrong, used already or expired"),
+    "invalid_time_zone": (400, "not an IANA time zone name (such as Europe/Paris)"),
+    "invalid_channels": (400, "an unknown notification kind or channel (detail names it)"),
+    "webhook_not_found": (404, "you have no webhook with this id"),
+    "too_many_webhooks": (429, "you have as many webhooks as allowed (detail.limit); delete one first"),
+    "webhook_url_refused": (400, "the webhook URL is not https, or resolves to an address that is not public"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 

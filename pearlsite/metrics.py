@@ -86,7 +86,7 @@ def stream_closed() -> None:
 
 
 def notification_sent(channel: str, ok: bool) -> None:
-    """A notification on `channel` (email or webhook) was sent (`ok`) or failed for good."""
+    """One attempt to send a notification on `channel` (email or webhook) succeeded (`ok`) or failed."""
     if channel not in NOTIFICATION_CHANNELS:
         raise ValueError(f"unknown notification channel {channel!r}")
     notifications.labels(channel=channel, outcome="sent" if ok else "failed").inc()

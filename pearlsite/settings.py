@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "matches",
     "web",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -109,6 +110,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "notifications.presence.PresenceMiddleware",
 ]
 
 ROOT_URLCONF = "pearlsite.urls"
@@ -405,3 +407,63 @@ WORKER_METRICS_ADDR = env.str("PEARLSITE_WORKER_METRICS_ADDR", default="127.0.0.
 if WORKER_METRICS_PORT and not env.str("PROMETHEUS_MULTIPROC_DIR", default=""):
     raise ImproperlyConfigured("PEARLSITE_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR: a worker's "
                                "pool processes count in their own memory otherwise")
+
+# --- Notifications: mail and webhooks (docs/notifications.md) --------------------------------
+# EMAIL_URL: smtp://user:password@host:587 (smtp+tls://, smtp+ssl://), or consolemail:// (the
+# default: mails are printed, so `make run` shows them).
+try:
+    # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS/SSL
+    globals().update(env.email_url("EMAIL_URL", default="consolemail://"))
+except (ValueError, KeyError, ImproperlyConfigured) as exc:
+    raise ImproperlyConfigured(f"EMAIL_URL is not a mail URL (smtp://, consolemail://...): {exc}") from exc
+EMAIL_TIMEOUT = _count("PEARLSITE_EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env.str("PEARLSITE_MAIL_FROM", default="Pearlsite <noreply@localhost>")
+# Links in mails start with this (no trailing slash).
+SITE_URL = env.str("PEARLSITE_SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+if not re.match(r"^https?://[^/\s]+$", SITE_URL):
+    raise ImproperlyConfigured(f"PEARLSITE_SITE_URL must be http(s)://host[:port], not {SITE_URL!r}")
+EMAIL_VERIFY_HOURS = _int_in("PEARLSITE_EMAIL_VERIFY_HOURS", 48, 1, 24 * 30)
+PASSWORD_RESET_TIMEOUT = _int_in("PEARLSITE_PASSWORD_RESET_MINUTES", 120, 5, 24 * 60 * 7) * 60
+# At most one reset mail per account in this many minutes (beside the per-address throttle).
+PASSWORD_RESET_EVERY_MINUTES = _int_in("PEARLSITE_PASSWORD_RESET_EVERY_MINUTES", 10, 0, 24 * 60)
+THROTTLE_RATES["password_reset"] = _rate("PEARLSITE_THROTTLE_PASSWORD_RESET", "5/hour")
+# Your-turn mails: at most one per player per window; none while the player was seen lately.
+NOTIFY_YOUR_TURN_WINDOW_MINUTES = _int_in("PEARLSITE_NOTIFY_YOUR_TURN_WINDOW_MINUTES", 60, 1, 24 * 60)
+NOTIFY_ACTIVE_MINUTES = _int_in("PEARLSITE_NOTIFY_ACTIVE_MINUTES", 10, 0, 24 * 60)
+# Notification mails (not account mails) a player gets in an hour at most; past it they are dropped.
+NOTIFY_MAILS_PER_HOUR = _int_in("PEARLSITE_NOTIFY_MAILS_PER_HOUR", 20, 1, 10_000)
+# Finished outbox rows (the delivery log) are kept this many days.
+NOTIFY_KEEP_DAYS = _int_in("PEARLSITE_NOTIFY_KEEP_DAYS", 30, 1, 3650)
+# Deadline reminders, hours before a deadline (each sent once per deadline, while it is their move).
+try:
+    NOTIFY_REMINDER_HOURS = sorted({int(h) for h in env.list("PEARLSITE_NOTIFY_REMINDER_HOURS",
+                                                             default=["24", "4", "1"])}, reverse=True)
+except ValueError as exc:
+    raise ImproperlyConfigured(f"PEARLSITE_NOTIFY_REMINDER_HOURS must list whole hours (24,4,1): {exc}") from exc
+if not NOTIFY_REMINDER_HOURS or any(not 1 <= h <= 24 * 30 for h in NOTIFY_REMINDER_HOURS):
+    raise ImproperlyConfigured("PEARLSITE_NOTIFY_REMINDER_HOURS must list hours between 1 and 720")
+# How often the beat scans events, reminders and digests and hands due notifications to workers.
+NOTIFY_TICK_SECONDS = _positive_float("PEARLSITE_NOTIFY_TICK_SECONDS", 10.0)
+NOTIFY_LEASE_SECONDS = _count("PEARLSITE_NOTIFY_LEASE_SECONDS", 120)
+# A failed delivery is retried with exponential backoff (first after this many seconds) for this long.
+NOTIFY_RETRY_FIRST_SECONDS = _count("PEARLSITE_NOTIFY_RETRY_FIRST_SECONDS", 30)
+NOTIFY_RETRY_HOURS = _int_in("PEARLSITE_NOTIFY_RETRY_HOURS", 24, 1, 24 * 7)
+# Webhooks: how many a player may have, the request's limits, and failures in a row before one is switched off.
+WEBHOOKS_PER_USER = _int_in("PEARLSITE_WEBHOOKS_PER_USER", 5, 0, 100)
+WEBHOOK_TIMEOUT_SECONDS = _positive_float("PEARLSITE_WEBHOOK_TIMEOUT_SECONDS", 5.0)
+WEBHOOK_MAX_RESPONSE_BYTES = _count("PEARLSITE_WEBHOOK_MAX_RESPONSE_BYTES", 64 * 1024)
+WEBHOOK_DISABLE_AFTER = _count("PEARLSITE_WEBHOOK_DISABLE_AFTER", 15)
+# Networks webhooks may reach although they are not public (loopback, private...), plain HTTP
+# allowed there: for private deployments and tests. Empty by default: only public addresses.
+WEBHOOK_ALLOWED_NETWORKS = env.list("PEARLSITE_WEBHOOK_ALLOWED_NETWORKS", default=[])
+try:
+    import ipaddress as _ipaddress
+    [_ipaddress.ip_network(_net.strip(), strict=False) for _net in WEBHOOK_ALLOWED_NETWORKS]
+except ValueError as exc:
+    raise ImproperlyConfigured(f"PEARLSITE_WEBHOOK_ALLOWED_NETWORKS must list networks (10.0.0.0/8): {exc}") from exc
+CELERY_TASK_ROUTES.update({"notifications.tasks.tick": {"queue": "notify"},
+                           "notifications.tasks.deliver": {"queue": "notify"}})
+CELERY_BEAT_SCHEDULE["notifications-tick"] = {"task": "notifications.tasks.tick", "schedule": NOTIFY_TICK_SECONDS}
+NOTIFY_WORKER_QUEUES = ["notify"]
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationDigestEnum"] = ["none", "daily", "weekly"]
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationChannelEnum"] = ["email", "digest", "webhook"]

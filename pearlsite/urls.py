@@ -11,7 +11,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
     path("metrics", metrics_view.metrics, name="metrics"),
+    path("api/v1/", include("notifications.urls")),
     path("", include("web.urls")),
+    path("", include("notifications.pages")),
 ]
 # The admin is a password form facing the internet: served only when PEARLSITE_ADMIN=true.
 if settings.ADMIN_ENABLED:

@@ -1,7 +1,8 @@
 """The one-way house (design §1): nothing imports upward and no module imports itself back.
 
 games/ ← ai_workers/engines/ ← matches/ (models ← selectors ← services ← apis) ← ai_workers/tasks;
-web/ (the pages) sits beside matches/apis: it writes through services and reads through selectors.
+web/ (the pages) sits beside matches/apis: it writes through services and reads through selectors;
+notifications/ depends on matches, never the reverse.
 Checked on the source (module-level and local imports alike), so a new circle fails here."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web")
+PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web", "notifications")
 
 
 def _module_name(path: Path) -> str:
@@ -113,3 +114,17 @@ def test_no_import_circle():
     # A package importing its own submodules from __init__ is not a circle of logic.
     real = [c for c in cycles if not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in zip(c, c[1:]))]
     assert not real, real
+
+
+def test_notifications_depend_on_matches_never_the_reverse():
+    graph = _graph()
+    assert not [f"{m} imports {d}" for m, deps in graph.items() if not m.startswith(("notifications", "pearlsite"))
+                for d in deps if d.startswith("notifications")]
+    assert not _outside(graph, "notifications", ("games", "matches.models", "matches.selectors", "matches.services",
+                                                 "matches.errors", "matches.apis.query", "matches.apis.schema",
+                                                 "notifications"))
+    assert not _outside(graph, "notifications.models", ("notifications.models",))
+    # Reads only: no service of either app (`from notifications import links` names the package too).
+    assert [f for f in _outside(graph, "notifications.selectors", (
+        "games", "matches.models", "matches.selectors", "matches.errors", "notifications.models",
+        "notifications.selectors", "notifications.links")) if not f.endswith(" imports notifications")] == []

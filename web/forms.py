@@ -45,6 +45,10 @@ class SignupForm(forms.Form):
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
     password_again = forms.CharField(max_length=128, label="Password again",
                                      widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    email = forms.EmailField(max_length=254, required=False, label="E-mail address (optional)",
+                             help_text="For your-turn mails and password resets; only you see it. "
+                                       "We mail a link to verify it.",
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
     def clean(self):
         data = super().clean()

@@ -16,6 +16,8 @@ from .schema import errors, page_of, paginated, valid
 class RegisterIn(serializers.Serializer):
     username = serializers.RegexField(r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 letters, digits, _.@+-")
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254,
+                                   help_text="optional; a link to verify it is mailed there")
 
 
 class RegisteredOut(serializers.Serializer):
@@ -56,10 +58,11 @@ class AccountCreateApi(Api):
 
     @extend_schema(request=RegisterIn, summary="Register an account",
                    responses={201: RegisteredOut, **errors("invalid_username", "weak_password",
-                                                           "username_taken", body=True)})
+                                                           "username_taken", "email_taken", body=True)})
     def post(self, request: Request) -> Response:
         data = valid(RegisterIn, request)
-        user, token = accounts.account_register(username=data["username"], password=data["password"])
+        user, token = accounts.account_register(username=data["username"], password=data["password"],
+                                                  email=data.get("email", ""))
         return Response(RegisteredOut({"username": user.username, "token": token}).data,
                         status=status.HTTP_201_CREATED)
 

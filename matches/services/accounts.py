@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -33,6 +34,10 @@ RESERVED_USERNAMES = frozenset({
 MAX_TOKENS_PER_USER = 100
 # last_used_at is written at most this often per token (it only feeds the idle expiry).
 LAST_USED_RESOLUTION = timedelta(minutes=5)
+# Apps that keep more about an account than this one (notifications: the e-mail address) append
+# a function here from their AppConfig.ready(). Each is called inside the registration's
+# transaction as f(user=..., email=...) and may refuse with a ServiceError (nothing is then made).
+ACCOUNT_CREATED: list[Callable[..., None]] = []
 
 
 def token_digest(key: str) -> str:
@@ -48,7 +53,7 @@ def _check_username(username: str) -> None:
         raise ServiceError("username_taken", f"the username {username!r} is taken")
 
 
-def account_register(*, username: str, password: str) -> tuple["User", str]:
+def account_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:
     _check_username(username)
     try:
         validate_password(password, user=User(username=username))
@@ -59,6 +64,8 @@ def account_register(*, username: str, password: str) -> tuple["User", str]:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
             key = token_create(user=user)[1]
+            for hook in ACCOUNT_CREATED:
+                hook(user=user, email=email)
     except IntegrityError:        # the same name, in some case, registered meanwhile
         raise ServiceError("username_taken", f"the username {username!r} is taken") from None
     return user, key

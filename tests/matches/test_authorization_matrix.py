@@ -99,6 +99,22 @@ MATRIX = {
     ("staff-match-adjudicate", "POST"): ("match", {"winner": 0}, {**_auth(403), "staff": 200}),
     ("staff-engine-job-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
     ("staff-engine-job-retry", "POST"): ("failed-job", None, {**_auth(403), "staff": 200}),
+    # notifications: one's own address, preferences and webhooks; the reset answers everyone alike
+    ("account-email", "GET"): (None, None, _auth(200)),
+    ("account-email", "PUT"): (None, lambda role: {"email": f"{role}@example.org"}, _auth(200)),
+    ("account-email", "DELETE"): (None, None, _auth(204)),
+    ("account-email-resend", "POST"): (None, None, _auth(409)),                     # nobody has an address
+    ("account-email-verify", "POST"): (None, {"token": "not-a-signed-token"}, _all(400)),
+    ("account-notifications", "GET"): (None, None, _auth(200)),
+    ("account-notifications", "PATCH"): (None, {"time_zone": "Europe/Paris"}, _auth(200)),
+    ("webhook-list", "GET"): (None, None, _auth(200)),
+    ("webhook-list", "POST"): (None, {"url": "https://127.0.0.1/hook", "kinds": ["your_turn"]}, _auth(400)),
+    ("webhook-detail", "PATCH"): ("webhook", {"active": False}, {**_auth(404), "player": 200}),   # alice's
+    ("webhook-detail", "DELETE"): ("webhook", None, {**_auth(404), "player": 204}),
+    ("webhook-deliveries", "GET"): ("webhook", None, {**_auth(404), "player": 200}),
+    ("password-reset", "POST"): (None, {"login": "alice"}, _all(202)),
+    ("password-reset-confirm", "POST"): (None, {"uid": "MQ", "token": "wrong", "password": "a-long-enough-secret-9"},
+                                         _all(400)),
 }
 
 
@@ -148,11 +164,14 @@ def world(alice, bob, carol, dave, django_user_model):
     for user in (alice, bob):
         tournaments.tournament_join(tournament_id=cup.pk, user=user)
     alice_token = alice.api_tokens.get()
+    from notifications.models import Webhook
+    hook = Webhook.objects.create(user=alice, url="https://hooks.example.org/x", kinds=["your_turn"], secret="0" * 64)
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
                "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
-               "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk}, None: {}}
+                "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk},
+                "webhook": {"pk": hook.pk}, None: {}}
     return users, targets
 
 

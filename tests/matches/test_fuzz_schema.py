@@ -41,6 +41,7 @@ def live(client_for, alice, bob):
     """A live match between alice and bob, a finished one with an analysis, an open challenge, a ladder,
     and a second token of alice's (to revoke)."""
     from matches.models import Ladder
+    from notifications.models import Webhook
     from matches.services import accounts, analysis, challenges, ladders, results, tournaments
     from tests.services import factories
 
@@ -54,9 +55,11 @@ def live(client_for, alice, bob):
     spare_token, _ = accounts.token_create(user=alice)
     cup = tournaments.tournament_create(creator=alice, name="cup", game="hasami-shogi", kind="round-robin",
                                         max_entrants=4)
+    hook = Webhook.objects.create(user=alice, url="https://hooks.example.org/pearlsite", kinds=["your_turn"],
+                                  secret="0" * 64)
     return {"token": client_for(alice).token, "ids": {
         "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
-        "tokens": spare_token.pk, "tournaments": cup.pk, "engine-jobs": job.job.pk},
+        "tokens": spare_token.pk, "tournaments": cup.pk, "engine-jobs": job.job.pk, "webhooks": hook.pk},
         "username": "bob", "slug": "hasami-shogi"}
 
 

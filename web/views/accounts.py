@@ -11,7 +11,8 @@ from matches.errors import ServiceError
 from matches.services.accounts import account_register
 from web.forms import GuardedLoginForm, SignupForm
 
-FIELD_OF_CODE = {"invalid_username": "username", "username_taken": "username", "weak_password": "password"}
+FIELD_OF_CODE = {"invalid_username": "username", "username_taken": "username", "weak_password": "password",
+                 "email_taken": "email"}
 
 login_view = auth_views.LoginView.as_view(template_name="web/login.html", redirect_authenticated_user=True,
                                           authentication_form=GuardedLoginForm)
@@ -32,7 +33,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             user = account_register(username=form.cleaned_data["username"],
-                                    password=form.cleaned_data["password"])[0]
+                                    password=form.cleaned_data["password"],
+                                    email=form.cleaned_data["email"])[0]
         except ServiceError as exc:
             form.add_error(FIELD_OF_CODE.get(exc.code), exc.detail.get("password", exc.message)
                            if exc.code == "weak_password" else exc.message)

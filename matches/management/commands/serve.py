@@ -2,9 +2,11 @@
 
     python manage.py serve            # 127.0.0.1:$PORT (default 8000)
 
-Besides the development server it starts two Celery workers: one for engine replies (queue
-`ai-move`, with beat embedded: correspondence deadlines and the engine-job sweep) and one for
-analyses (`analysis-user`, then `analysis-system`), so a reply never waits behind an analysis.
+Besides the development server it starts three Celery workers: one for engine replies (queue
+`ai-move`, with beat embedded: correspondence deadlines, the engine-job sweep and the
+notifications' tick), one for analyses (`analysis-user`, then `analysis-system`), so a reply never
+waits behind an analysis, and one for mails and webhooks (`notify`), so a slow mail server never
+delays a reply. With the default EMAIL_URL the mails are printed here.
 Production runs them as separate processes (gunicorn, `celery worker` per lane, `celery beat`):
 see docker/.
 """
@@ -45,7 +47,7 @@ def _stop(worker: subprocess.Popen) -> None:
 
 
 class Command(BaseCommand):
-    help = "Run the web server with a reply worker and an analysis worker (local development)."
+    help = "Run the web server with reply, analysis and notification workers (local development)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
@@ -61,9 +63,10 @@ class Command(BaseCommand):
                 _worker("replies", settings.REPLY_WORKER_QUEUES, 2,
                         "--beat", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")),
                 _worker("analyses", settings.ANALYSIS_WORKER_QUEUES, 1),
+                _worker("notifications", settings.NOTIFY_WORKER_QUEUES, 1),
             ]
-            self.stdout.write(f"reply worker (pid {workers[0].pid}) and analysis worker (pid {workers[1].pid}) "
-                              f"started, broker {settings.CELERY_BROKER_URL}")
+            self.stdout.write(f"reply worker (pid {workers[0].pid}), analysis worker (pid {workers[1].pid}) and "
+                              f"notification worker (pid {workers[2].pid}) started, broker {settings.CELERY_BROKER_URL}")
         try:
             call_command("runserver", f"{host}:{port}", use_reloader=False)
         finally:

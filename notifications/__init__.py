@@ -1,0 +1,1 @@
+"""Reaching players who are away: account e-mail, password reset, mails and webhooks (docs/notifications.md)."""
