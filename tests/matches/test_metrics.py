@@ -85,7 +85,7 @@ def test_a_walkthrough_moves_the_figures(anon, client_for, django_user_model, dj
 
     latency = "pearlsite_http_request_duration_seconds_count"
     assert grew(latency, route="api/v1/accounts/", method="POST", status="201")
-    assert grew(latency, route="api/v1/matches/<int:pk>/moves/", method="POST", status="201")
+    assert grew(latency, route="api/v1/matches/<id:pk>/moves/", method="POST", status="201")
     assert grew("pearlsite_moves_total", game="hasami-shogi", by="human")
     assert grew("pearlsite_moves_total", game="hasami-shogi", by="engine")
     for state in ("queued", "sent", "running", "done"):

@@ -59,7 +59,7 @@ def test_each_request_writes_one_json_line(as_alice, caplog):
     [line] = _lines(caplog, "pearlsite.requests")
     assert line["request_id"] == "req-0123456789"
     assert line["user_id"] == as_alice.user.pk
-    assert line["route"] == "api/v1/matches/<int:pk>/"
+    assert line["route"] == "api/v1/matches/<id:pk>/"
     assert line["method"] == "GET" and line["status"] == 200
     assert isinstance(line["duration_ms"], float) and line["duration_ms"] >= 0
     assert line["level"] == "INFO" and line["time"]

@@ -155,7 +155,7 @@ def test_a_dump_restores_into_a_working_site(postgres_url, tmp_path):
         samples = _samples(_call(base, "/metrics", token=METRICS_TOKEN)[1])
         count = "pearlsite_http_request_duration_seconds_count"
         assert samples[(count, (("method", "GET"), ("route", "api/v1/games/"), ("status", "200")))] == 6
-        assert samples[(count, (("method", "POST"), ("route", "api/v1/matches/<int:pk>/moves/"),
+        assert samples[(count, (("method", "POST"), ("route", "api/v1/matches/<id:pk>/moves/"),
                                 ("status", "201")))] == 1
         assert _tables(original) == before            # the copy moved on, the original did not
     finally:
