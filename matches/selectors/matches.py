@@ -14,6 +14,7 @@ from games.record import format_record
 from matches.errors import ServiceError
 from matches.models import ConditionalMoves, Match, MatchSeat
 
+from .capabilities import capabilities
 from .clocks import clocks_payload
 from .prepared import PreparedQuery
 
@@ -110,6 +111,7 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload["legal_moves_complete"] = grammar.legal_moves_complete
     payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
+    payload["capabilities"] = capabilities(match, seats, user)
     return payload
 
 

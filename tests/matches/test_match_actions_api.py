@@ -70,16 +70,20 @@ def test_takeback_between_people(as_alice, as_bob, match_id):
     play(as_alice, match_id, "d1-d5", ply=0)
 
 
-def test_engines_decline_takebacks_at_once(as_alice, django_capture_on_commit_callbacks):
+def test_nobody_asks_an_engine_to_take_back(as_alice, django_capture_on_commit_callbacks):
+    """Engines never agree to take moves back: the request is refused, and the match says so."""
     match_id = start_match(as_alice, opponents=["ai:random"])
     with django_capture_on_commit_callbacks(execute=True):
         play(as_alice, match_id, "e1-e5", ply=0)
     assert Match.objects.get(pk=match_id).ply == 2
-    body = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json").json()
-    assert body["ply"] == 2 and body["offers"] == []
-    declined = as_alice.get("/api/v1/events/").json()["results"][-1]
-    assert declined["kind"] == "offer_declined"
-    assert declined["payload"] == {"match": match_id, "offer": "takeback", "by": "ai:random", "seat": 1}
+    events = len(as_alice.get("/api/v1/events/").json()["results"])
+    response = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "takeback_against_engine"
+    assert Match.objects.get(pk=match_id).ply == 2 and not Match.objects.get(pk=match_id).seats.exclude(offer="")
+    assert len(as_alice.get("/api/v1/events/").json()["results"]) == events
+    capability = as_alice.get(f"/api/v1/matches/{match_id}/").json()["capabilities"]["offer_takeback"]
+    assert capability == {"allowed": False, "code": "takeback_against_engine",
+                          "message": "engines never agree to take moves back"}
 
 
 def test_takeback_needs_a_move_of_the_asker(as_alice, as_bob, match_id):
