@@ -24,6 +24,7 @@ def _check_level(level: str) -> None:
         raise ServiceError("unknown_level", f"analysis level must be one of {list(ANALYSIS_LEVELS)}")
 
 
+@transaction.atomic
 def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
     """The analysis of the match at this level, new or existing (`analysis_request_once`)."""
     return analysis_request_once(match_id=match_id, user=user, level=level)[0]
@@ -78,6 +79,7 @@ def analysis_queue_finished(*, level: str = "easy", limit: int = 100) -> list[in
     return [a.pk for a in created]
 
 
+@transaction.atomic
 def analysis_started(*, analysis_id: int) -> bool:
     """Mark the job running; False if there is nothing left to do (gone or done already)."""
     return bool(Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE)
@@ -93,6 +95,7 @@ def analysis_complete(*, analysis_id: int, results: list[dict]) -> None:
         notify([analysis.requested_by], "analysis_done", {"analysis": analysis.pk, "match": analysis.match_id})
 
 
+@transaction.atomic
 def analysis_failed(*, analysis_id: int, error: str) -> None:
     Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.FAILED, error=error, finished_at=timezone.now())

@@ -206,6 +206,7 @@ def _finish(job_id: int, status: str, error: str) -> bool:
         status=status, last_error=error[:2000], lease_until=None, finished_at=timezone.now()))
 
 
+@transaction.atomic
 def job_requeue(job_id: int, error: str = "", *, expired_before=None) -> bool:
     """Back in the queue (a worker failed or lost it); `expired_before`: only if its lease ran out
     by then (the sweep)."""
