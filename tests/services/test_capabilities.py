@@ -19,7 +19,15 @@ from matches.models import Analysis, EngineJob, Match, TournamentGame
 from matches.selectors import capabilities
 from matches.selectors.analysis import analysis_for
 from matches.selectors.matches import match_state, match_with_seats
-from matches.services import analysis, challenges, ladders, offers, play, results, tournaments
+from matches.services import (
+    analysis,
+    challenges,
+    ladders,
+    offers,
+    play,
+    results,
+    tournaments,
+)
 
 from .factories import UserFactory
 
@@ -145,7 +153,7 @@ def _answer(call) -> str | None:
         return exc.code
 
 
-def _a_move(match: Match, user) -> str:
+def _a_move(match: Match) -> str:
     """The viewer's first legal move on their turn, else any move of the position."""
     state = match_state(match)
     return state.legal_notations()[0] if not state.is_terminal else "a1"
@@ -169,7 +177,7 @@ def _service(name: str, match: Match, user):
     """The service call a capability stands for."""
     pk = match.pk
     if name == "move":
-        return lambda: play.move_submit(match_id=pk, user=user, move=_a_move(match, user))
+        return lambda: play.move_submit(match_id=pk, user=user, move=_a_move(match))
     if name.endswith(("_draw", "_takeback")):
         action, kind = name.split("_")
         service = offers.match_draw if kind == "draw" else offers.match_takeback
