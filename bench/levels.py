@@ -47,8 +47,6 @@ UCT = "plain-uct"
 LADDER = (("easy", "random"), ("medium", "easy"), ("strong", "medium"))
 #: Two-player games whose first mover wins with perfect play (docs/engines.md §1.2).
 DECIDED_FROM_THE_START = {"pearl-yard"}
-#: Games whose engines (proofs, New Eleusis) read the wall clock themselves: no --cpu-time.
-CPU_CLOCK_UNSUPPORTED = {"pearl-maze", "pearl-yard", "new-eleusis"}
 DEFAULT_ENTRIES = ("pearl-maze", "dai-hasami-shogi", "glaisher", "hasami-shogi",
                    "hasami-shogi:tenbin", "latrunculi", "mak-yek", "pearl-five", "pearl-survival",
                    "pearl-war", "pearl-yard", "ring-rugby", "new-eleusis")
@@ -264,8 +262,6 @@ def run_pairings(entries: list[str], args) -> list[Pairing]:
             # eleusis.py), and they answer well within their own budgets: play with those.
             budgets = dict.fromkeys(("random", "easy", "medium", "strong"))
         elif args.cpu_time:
-            if slug in CPU_CLOCK_UNSUPPORTED:
-                raise SystemExit(f"--cpu-time: {slug}'s engines read the wall clock themselves")
             budgets = {level: (None if level_seconds(slug, level) is None else
                                level_seconds(slug, level) * args.scale)
                        for level in ("random", "easy", "medium", "strong", UCT)}

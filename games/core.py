@@ -226,6 +226,11 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     has_hidden_information: ClassVar[bool] = False
+    #: Whether the players may agree a draw (False: every match is played out or resigned).
+    draws_by_agreement: ClassVar[bool] = True
+    #: Whether the first `players` plies are always by different seats (each seat's first turn
+    #: comes before any seat's second), so after that many plies every seat has moved.
+    seats_take_first_turns_in_order: ClassVar[bool] = True
     options: ClassVar[Mapping[str, OptionSpec]] = {}
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {"standard": {}}
     variant_aliases: ClassVar[Mapping[str, str]] = {}

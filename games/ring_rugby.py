@@ -593,15 +593,33 @@ class RingRugbyState(TwoSeatTurns, State):
         if isinstance(move, str):
             move = self._parse(move)
         if move.kind == GOAL:
-            # §4.1: a goal-in wins at once; §3.8 does not run.
-            return self._successor(self.black, self.white, self.rings, self.off, (), MIXED,
-                                   move, Outcome.win(self.to_move, 2, Termination.GOAL))
+            return self._goal_in(move)
         # §3.8 [R: the order]: re-entry (in _resolve), legality (trusted here), end checks.
         resolved = self._resolve(move)
         black, white, rings, off, retal, region = resolved
         verdict = self._verdict(move, resolved)
         return self._successor(black, white, rings, off, retal, region, move,
                                self._end_check(black, white, verdict))
+
+    def _goal_in(self, move: Move) -> "RingRugbyState":
+        """§3.2: the carrier moves into the goal it attacks, which wins at once (§4.1; §3.8 does
+        not run). [R] It enters the goal cell straight ahead, else the one diagonally ahead, a free
+        one before one where a knocked-off piece waits; that piece then leaves the field."""
+        g, entry = self.geo, move.frm
+        col = g.col_row(entry)[0]
+        near = sorted((q for q in g.goal_cells[1 - self.to_move] if abs(g.col_row(q)[0] - col) <= 1),
+                      key=lambda q: abs(g.col_row(q)[0] - col))
+        goal = next((q for q in near if not (self.black | self.white) >> q & 1), near[0])
+        keep = ~((1 << entry) | (1 << goal))
+        black, white = self.black & keep, self.white & keep
+        if self.to_move == BLACK:
+            black |= 1 << goal
+        else:
+            white |= 1 << goal
+        rings = (self.rings & ~(1 << entry)) | 1 << goal
+        off = tuple(o for o in self.off if o != goal)
+        return self._successor(black, white, rings, off, (), MIXED, move,
+                               Outcome.win(self.to_move, 2, Termination.GOAL))
 
     def _end_check(self, black: int, white: int, verdict: str | None) -> Outcome | None:
         """§3.8.3: goal closure, repetition draw, ply cap (in that order)."""
@@ -672,10 +690,11 @@ class RingRugbyState(TwoSeatTurns, State):
 
     # -- presentation -------------------------------------------------------------------------
     def _pieces(self) -> list[dict]:
+        """The pieces in play: on the field, and a carrier that scored, in the goal (§3.2)."""
         g = self.geo
         return [{"cell": g.names[i], "colour": COLOUR_NAMES[not self.black >> i & 1],
                  "ring": bool(self.rings >> i & 1)}
-                for i in _bits((self.black | self.white) & g.on_mask)]
+                for i in _bits((self.black | self.white) & g.on_mask | self.rings)]
 
     def _off_pieces(self) -> list[dict]:
         g = self.geo
@@ -693,7 +712,7 @@ class RingRugbyState(TwoSeatTurns, State):
             "ring_phase": bin(self.rings).count("1") < 2,
             "pieces": self._pieces(), "off_board": self._off_pieces(),
             "counts": {COLOUR_NAMES[c]: {"on_board": bin(bb & on).count("1"),
-                                         "off_board": bin(bb & g.ring_mask).count("1")}
+                                         "off_board": bin(bb & g.ring_mask & ~self.rings).count("1")}
                        for c, bb in enumerate((self.black, self.white))},
             "retaliation": ({"attacker": g.names[self.retal[0]], "victim": g.names[self.retal[1]]}
                             if self.retal else None),
@@ -846,11 +865,14 @@ def _seat(value: Any) -> int:
     return int(value)
 
 
-def _board(g: Geometry, pieces: Mapping[str, str], off: Iterable, retaliation) -> tuple:
-    """Bitboards, off-board order and retaliation pair from cell names (validated)."""
+def _board(g: Geometry, pieces: Mapping[str, str], off: Iterable, retaliation, scored: bool = False) -> tuple:
+    """Bitboards, off-board order and retaliation pair from cell names (validated); `scored`: a
+    carrier may stand in a goal (the position after a goal-in, §3.2)."""
     black = white = rings = 0
+    goals = g.goal_cells[0] | g.goal_cells[1]
     for name, code in pieces.items():
-        i = _named_cell(g, name, on_board=True)
+        in_goal = scored and code.endswith("*") and g.index.get(name) in goals
+        i = g.index[name] if in_goal else _named_cell(g, name, on_board=True)
         if code not in ("B", "W", "B*", "W*"):
             raise InvalidStateError(f"piece code {code!r} on {name}: use B, W, B* or W*")
         if code[0] == "B":
@@ -888,8 +910,10 @@ def _named_cell(g: Geometry, name: str, on_board: bool) -> int:
 def _from_dict(game: "RingRugbyGame", d: Mapping) -> RingRugbyState:
     rules = _check_rules(game.normalize_options(d["options"]))
     g = geometry(rules)
+    outcome = Outcome.from_dict(d.get("outcome"))
+    scored = outcome is not None and outcome.termination == Termination.GOAL
     black, white, rings, off, retal = _board(g, d["pieces"], [tuple(x) for x in d["off"]],
-                                             d["retaliation"])
+                                             d["retaliation"], scored=scored)
     to_move, n_rings = _seat(d["to_move"]), bin(rings).count("1")
     if n_rings < 2 and (n_rings != to_move or off or retal):
         raise InvalidStateError("during ring assignment Black places the first ring, "
@@ -901,8 +925,7 @@ def _from_dict(game: "RingRugbyGame", d: Mapping) -> RingRugbyState:
             or set(regions) - {BLACK_BOARD, WHITE_BOARD, MIXED}):
         raise InvalidStateError("the repetition history does not end in this position")
     return RingRugbyState(rules, black, white, rings, off, to_move, retal, int(d["ply"]), history,
-                          regions, str(d.get("last_move") or ""),
-                          Outcome.from_dict(d.get("outcome")), g)
+                          regions, str(d.get("last_move") or ""), outcome, g)
 
 
 # ---------------------------------------------------------------------------------------------

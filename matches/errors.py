@@ -90,6 +90,8 @@ CODES: dict[str, tuple[int, str]] = {
     "already_offered": (409, "your offer of this kind is pending already"),
     "no_opponent": (409, "a one-seat match has nobody to agree with"),
     "takeback_unavailable": (409, "this game does not allow takebacks"),
+    "takeback_against_engine": (409, "engines never agree to take moves back: there is nobody to ask"),
+    "draw_unavailable": (409, "this game has no draws by agreement (New Eleusis): play on or resign"),
     "nothing_to_take_back": (409, "you have no move to take back"),
     # vacations
     "already_on_vacation": (409, "you are on vacation already"),

@@ -7,7 +7,6 @@ import hashlib
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Q
 
 import games
 from matches.models import (
@@ -19,7 +18,7 @@ from matches.models import (
     TournamentEntry,
 )
 from matches.rating_keys import PROVISIONAL_DEVIATION, RatingKey, rated_keys, system_for
-from matches.selectors import catalogue
+from matches.selectors import capabilities, catalogue
 from matches.selectors import challenges as challenge_selectors
 from matches.selectors import ladders as ladder_selectors
 from matches.selectors import matches as match_selectors
@@ -151,12 +150,9 @@ def time_control_text(time_control: dict | None) -> str:
 
 
 def visible_analysis(match: Match, user) -> dict | None:
-    """The newest analysis of the match the viewer may read (one of a hidden-information game is
-    its requester's alone), preferring a finished one."""
-    readable = Q(seat__isnull=True)
-    if user.is_authenticated:
-        readable |= Q(requested_by=user)
-    rows = list(Analysis.objects.filter(readable, match=match).order_by("-id")[:5])
+    """The newest analysis of the match the viewer may read (`capabilities.readable_analyses`: one
+    of a hidden-information game is its requester's alone), preferring a finished one."""
+    rows = list(capabilities.readable_analyses(match, user).order_by("-id")[:5])
     chosen = next((a for a in rows if a.status == Analysis.Status.DONE), rows[0] if rows else None)
     return analysis_payload(chosen) if chosen else None
 
@@ -173,7 +169,10 @@ def match_page(match_id: int, user) -> dict:
     active = match.status == "active"
     analysis = visible_analysis(match, user)
     clocks = {c["seat"]: {**c, "text": clock_text(c["remaining"])} for c in detail["clocks"] or []}
-    offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat} for o in detail["offers"]]
+    allowed = {name: c["allowed"] for name, c in detail["capabilities"].items()}
+    offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat,
+               "can_accept": allowed[f"accept_{o['kind']}"], "can_decline": allowed[f"decline_{o['kind']}"],
+               "can_withdraw": allowed[f"withdraw_{o['kind']}"]} for o in detail["offers"]]
     return {
         "match": detail, "rules": rules, "title": rules.title, "seat": seat,
         "names": names,
@@ -189,11 +188,7 @@ def match_page(match_id: int, user) -> dict:
         "my_offers": [o["kind"] for o in offers if o["mine"]],
         "their_offers": [o["kind"] for o in offers if not o["mine"]],
         "result_text": _result_text(detail["result"], names, match.status),
-        "can_abort": active and seat is not None and match.ply < match.players,
-        "can_takeback": active and seat is not None and not rules.has_hidden_information and match.ply > 0,
-        "can_offer": active and seat is not None and len(seats) > 1,
-        "can_analyse": (not active and user.is_authenticated and match.ply > 0
-                        and (seat is not None or not rules.has_hidden_information)),
+        "capabilities": detail["capabilities"],
         "analysis": analysis,
         "version": page_version(match, seats, analysis),
     }

@@ -146,11 +146,12 @@ def _game_accuracy(rated: list[tuple[int, dict]], win: list[float], window: int)
 
 def series(rows: list[dict], players: int) -> list[dict]:
     """Graph-ready values: per ply, the value after the move for seat 0 (two seats: the other
-    seat's is its negation; one seat: its own), None where it is unknown."""
+    seat's is its negation; one seat: its own), None where it is unknown. A level position reads
+    0.0 from either side, never -0.0."""
     points = []
     for r in rows:
         after = r.get("value_after")
-        if after is not None and players == 2 and r.get("seat") == 1:
-            after = -after
+        if after is not None:
+            after = 0.0 - after if players == 2 and r.get("seat") == 1 else after + 0.0
         points.append({"ply": r["ply"], "value": after if players <= 2 else None})
     return points

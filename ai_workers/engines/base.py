@@ -80,8 +80,8 @@ class Budget:
 
     `clock` is wall-clock time (`time.perf_counter`). A benchmark that must give engines equal
     CPU time whatever else the machine runs may set `Budget.clock = time.process_time` in its own
-    processes (bench/levels.py --cpu-time): alpha-beta and UCT read the time only through the
-    budget; the proof engines and New Eleusis also read the wall clock themselves."""
+    processes (bench/levels.py --cpu-time): every engine and solver reads the time only through
+    it (`Budget.clock()`, `remaining()`), so a CPU-time budget reaches them all."""
 
     __slots__ = ("start", "deadline", "max_nodes", "nodes")
     clock = staticmethod(time.perf_counter)
@@ -104,6 +104,10 @@ class Budget:
 
     def elapsed(self) -> float:
         return self.clock() - self.start
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline on the budget's clock (None without a time bound)."""
+        return None if self.deadline is None else max(0.0, self.deadline - self.clock())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,7 +33,6 @@ compiling when a share of its time is used, so the first search of a process kee
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from random import Random
 from typing import Iterable, Mapping
@@ -85,10 +84,10 @@ class HypothesisPool:
         return len(self._compiled)
 
     def grow(self, count: int, deadline: float | None) -> int:
-        """Compile up to `count` sources (stopping at `deadline`); the number now available."""
+        """Compile up to `count` sources (stopping at `deadline`, on `Budget.clock`); the number now available."""
         count = min(count, len(self.sources))
         while len(self._compiled) < count:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and Budget.clock() >= deadline:
                 break
             try:
                 rule: Rule | None = compile_rule(self.sources[len(self._compiled)], cache=False)

@@ -7,7 +7,6 @@ in time they fall back on search (Maze: an anytime longest-walk search; Yard: al
 from __future__ import annotations
 
 import math
-import time
 from random import Random
 
 from games import State
@@ -27,7 +26,7 @@ def _share(budget: Budget, share: float) -> dict:
     """Solver limits for `share` of what is left of the budget (time and nodes)."""
     limits: dict = {}
     if budget.deadline is not None:
-        limits["seconds"] = max(0.0, budget.deadline - time.perf_counter()) * share
+        limits["seconds"] = budget.remaining() * share
     if budget.max_nodes is not None:
         limits["max_nodes"] = max(1, int((budget.max_nodes - budget.nodes) * share))
     return limits
@@ -134,8 +133,7 @@ class MazeSearch(Engine):
         if budget.max_nodes is not None:
             self.slice_nodes = budget.nodes + max(1, (budget.max_nodes - budget.nodes) // shares)
         if budget.deadline is not None:
-            now = time.perf_counter()
-            self.slice_deadline = now + max(0.0, budget.deadline - now) / shares
+            self.slice_deadline = budget.clock() + budget.remaining() / shares
 
     def _value(self, line: list, complete: bool) -> float:
         if self.goal_mode:
@@ -170,7 +168,7 @@ class MazeSearch(Engine):
             raise SearchTimeout
         if (self.slice_nodes is not None and budget.nodes >= self.slice_nodes) or (
                 self.slice_deadline is not None and budget.nodes % 64 == 0
-                and time.perf_counter() >= self.slice_deadline):
+                and budget.clock() >= self.slice_deadline):
             raise _SliceOver
 
     def _walk(self, root: State, rng: Random) -> None:
@@ -302,7 +300,7 @@ class YardProofs(Engine):
         me = state.current_player
         limits = _share(budget, YARD_PROOF_SHARE)
         solver.nodes, solver.max_nodes = 0, limits.get("max_nodes")
-        solver.deadline = time.perf_counter() + limits["seconds"] if "seconds" in limits else None
+        solver.deadline = budget.clock() + limits["seconds"] if "seconds" in limits else None
         try:
             for depth in range(1, self.max_plies + 1):
                 if solver.wins(node, me, depth):

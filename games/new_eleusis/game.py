@@ -668,6 +668,8 @@ class NewEleusis(Game):
     min_players = 4
     max_players = 8
     has_hidden_information = True
+    draws_by_agreement = False              # scores, not a result to agree on (rules §4)
+    seats_take_first_turns_in_order = False  # God judges between the scientists' plays
     options = {
         "god": OptionSpec("machine", "machine: the server is God and every seat a scientist; "
                           "player: seat 0 (rotating with rounds=all) is God",

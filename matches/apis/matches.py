@@ -12,6 +12,7 @@ from rest_framework.response import Response
 import games
 from matches.converters import MAX_ID
 from matches.models import Match
+from matches.selectors import capabilities
 from matches.selectors import matches as selectors
 from matches.services import offers, play, results
 
@@ -85,6 +86,17 @@ class MatchSummaryOut(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class CapabilityOut(serializers.Serializer):
+    allowed = serializers.BooleanField(help_text="the caller may do this now")
+    code = serializers.ChoiceField(choices=capabilities.DENIAL_CODES, allow_null=True, help_text=(
+        "null when allowed; else the error code the request would be answered with"))
+    message = serializers.CharField(allow_null=True, help_text="why not, in words; null when allowed")
+
+
+CapabilitiesOut = type("CapabilitiesOut", (serializers.Serializer,), {
+    name: CapabilityOut(help_text=help_text) for name, help_text in capabilities.CAPABILITY_HELP.items()})
+
+
 class MatchDetailOut(MatchSummaryOut):
     state = serializers.DictField(help_text="the position as the caller may see it (the game's view)")
     legal_moves = serializers.ListField(child=serializers.CharField(),
@@ -94,6 +106,9 @@ class MatchDetailOut(MatchSummaryOut):
         "kinds, and longer plays are written by the grammar"))
     grammar = serializers.CharField(help_text="where the move grammar is: the game's catalogue entry, member `notation`")
     finished_at = serializers.DateTimeField(allow_null=True)
+    capabilities = CapabilitiesOut(help_text=(
+        "what the caller may do now, each with the error code the request would be refused with: the "
+        "same rules the endpoints apply (limits on how much one may have going at once aside)"))
 
 
 class MoveOut(serializers.Serializer):
@@ -229,11 +244,14 @@ def _match_action(service, summary: str, body=None, codes=()):
 
 
 MatchResignApi = _match_action(results.match_resign, "Resign", codes=("time_out",))
-MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved", codes=("too_late_to_abort",))
-MatchDrawApi = _match_action(offers.match_draw, "Offer, accept, decline or withdraw a draw", OfferIn, OFFER_ERRORS)
+MatchAbortApi = _match_action(results.match_abort, "Abort before every seat has moved",
+                              codes=("too_late_to_abort", "abort_unavailable"))
+MatchDrawApi = _match_action(offers.match_draw, "Offer, accept, decline or withdraw a draw", OfferIn,
+                             OFFER_ERRORS + ("draw_unavailable",))
 MatchTakebackApi = _match_action(offers.match_takeback,
                                  "Offer, accept, decline or withdraw taking back your last move",
-                                 OfferIn, OFFER_ERRORS + ("takeback_unavailable", "nothing_to_take_back"))
+                                 OfferIn, OFFER_ERRORS + ("takeback_unavailable", "takeback_against_engine",
+                                                          "nothing_to_take_back"))
 
 
 class MatchExportApi(Api):

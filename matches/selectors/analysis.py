@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from ai_workers.engines import analysis as judging
-from matches.errors import ServiceError, first_or_error
+from matches.errors import first_or_error
 from matches.models import Analysis
+
+from . import capabilities
 
 # Per-ply fields added after the first analyses were stored: older rows read them as null.
 JUDGED_FIELDS = ("value_before", "value_after", "loss", "classification", "accuracy")
@@ -32,6 +34,5 @@ def analysis_for(analysis_id: int, user) -> Analysis:
     requester's own cards, so only they may."""
     analysis = first_or_error(Analysis.objects.select_related("match").filter(pk=analysis_id),
                               "analysis_not_found", f"no analysis {analysis_id}")
-    if analysis.seat is not None and analysis.requested_by_id != getattr(user, "pk", None):
-        raise ServiceError("not_yours", "this analysis shows one player's own cards; only they may read it")
+    capabilities.analysis_verdict(analysis, user).check()
     return analysis

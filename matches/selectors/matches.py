@@ -17,6 +17,7 @@ from matches.errors import ServiceError
 from matches.models import ConditionalMoves, Match, MatchSeat
 
 from . import rows
+from .capabilities import capabilities
 from .clocks import clocks_payload
 
 
@@ -148,6 +149,7 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload["legal_moves_complete"] = grammar.legal_moves_complete
     payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
     payload["finished_at"] = match.finished_at
+    payload["capabilities"] = capabilities(match, seats, user)
     return payload
 
 

@@ -53,7 +53,8 @@ def _check_username(username: str) -> None:
         raise ServiceError("username_taken", f"the username {username!r} is taken")
 
 
-def account_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:
+@transaction.atomic
+def account_register(*, username: str, password: str, email: str = "") -> tuple["User", str]:
     _check_username(username)
     try:
         validate_password(password, user=User(username=username))
@@ -84,6 +85,7 @@ def token_create(*, user, expires_in_days: int | None = None) -> tuple[ApiToken,
     return token, key
 
 
+@transaction.atomic
 def token_for_credentials(*, username: str, password: str, expires_in_days: int | None = None,
                           request=None) -> tuple[ApiToken, str]:
     """A new token, for the right username (in any case) and password; the account's failed
@@ -113,12 +115,14 @@ def token_authenticate(key: str) -> ApiToken | None:
     return token
 
 
+@transaction.atomic
 def token_revoke(*, user, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise ServiceError("token_not_found", f"you have no token {token_id}")
 
 
+@transaction.atomic
 def tokens_revoke_all(*, username: str) -> int:
     """Staff: revoke every API token of the account (a leaked key, a misbehaving bot); how many.
     The account itself stays: its owner logs in again for a new token."""
@@ -128,6 +132,7 @@ def tokens_revoke_all(*, username: str) -> int:
     return ApiToken.objects.filter(user=user).delete()[0]
 
 
+@transaction.atomic
 def token_logout(*, user, current: ApiToken | None, everywhere: bool = False) -> int:
     """Revoke the token the request came with, or every token of `user`; how many were revoked."""
     if everywhere:

@@ -10,6 +10,7 @@ import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError, first_or_error
 from matches.models import Analysis, Match
+from matches.selectors import capabilities
 
 from . import dispatch
 from .events import notify
@@ -23,6 +24,7 @@ def _check_level(level: str) -> None:
         raise ServiceError("unknown_level", f"analysis level must be one of {list(ANALYSIS_LEVELS)}")
 
 
+@transaction.atomic
 def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
     """The analysis of the match at this level, new or existing (`analysis_request_once`)."""
     return analysis_request_once(match_id=match_id, user=user, level=level)[0]
@@ -31,22 +33,19 @@ def analysis_request(*, match_id: int, user, level: str = "medium") -> Analysis:
 @transaction.atomic
 def analysis_request_once(*, match_id: int, user, level: str = "medium") -> tuple[Analysis, bool]:
     """The analysis of the match at this level: the existing one if it is queued, running or done
-    (False), else a new one (True). Finished matches only, unless staff ask; hidden-information
-    games only by a player, of their own turns, once the match is over."""
+    (False), else a new one (True). Who may ask: `selectors.capabilities.analyse_verdict`
+    (finished matches, unless staff ask; hidden-information games only by a player, of
+    their own turns, once the match is over)."""
     match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
                            "match_not_found", f"no match {match_id}")   # one request at a time
     _check_level(level)
-    hidden = games.get_game(match.game).has_hidden_information
-    if match.status == Match.Status.ACTIVE and (hidden or not user.is_staff):
-        raise ServiceError("match_in_progress", "analysis is available once the match is over (no engine help mid-game)")
+    table = capabilities.Table(match, match.seats.all(), user)
+    capabilities.analyse_verdict(table).check()
     seat = None
-    if hidden:
+    if table.rules.has_hidden_information:
         # An engine line shows what its seat held: analyse only the requester's own turns, from
         # their own view, and show the result to nobody else.
-        seat = next((s.seat for s in match.seats.all() if s.user_id == user.pk), None)
-        if seat is None:
-            raise ServiceError("hidden_information", "in a game with hidden information only a player can ask "
-                               "for analysis, and only of their own turns")
+        seat = table.seat.seat
     existing = (Analysis.objects.filter(match=match, level=level, upto_ply=match.ply, seat=seat)
                 .exclude(status=Analysis.Status.FAILED).order_by("id").first())
     if existing is not None:
@@ -80,6 +79,7 @@ def analysis_queue_finished(*, level: str = "easy", limit: int = 100) -> list[in
     return [a.pk for a in created]
 
 
+@transaction.atomic
 def analysis_started(*, analysis_id: int) -> bool:
     """Mark the job running; False if there is nothing left to do (gone or done already)."""
     return bool(Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE)
@@ -95,12 +95,14 @@ def analysis_complete(*, analysis_id: int, results: list[dict]) -> None:
         notify([analysis.requested_by], "analysis_done", {"analysis": analysis.pk, "match": analysis.match_id})
 
 
+@transaction.atomic
 def analysis_requeued(*, analysis_id: int) -> bool:
     """Its job runs again: queued, unless it is done already (False)."""
     return bool(Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.QUEUED, error="", finished_at=None))
 
 
+@transaction.atomic
 def analysis_failed(*, analysis_id: int, error: str) -> None:
     Analysis.objects.filter(pk=analysis_id).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.FAILED, error=error, finished_at=timezone.now())

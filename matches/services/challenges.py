@@ -15,6 +15,7 @@ import games
 from ai_workers.engines import LEVELS
 from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat
+from matches.selectors import capabilities
 from matches.selectors.clocks import parse_time_control
 
 from .accounts import AI_PREFIX
@@ -208,15 +209,11 @@ def challenge_rematch(*, match_id: int, user) -> Challenge:
     match = first_or_error(Match.objects.select_for_update().filter(pk=match_id),
                            "match_not_found", f"no match {match_id}")
     seats = list(match.seats.select_related("user").order_by("seat"))
-    mine = next((s for s in seats if s.user_id == user.pk), None)
-    if mine is None:
-        raise ServiceError("not_seated", "only a player of the match may ask for a rematch")
-    if match.status == Match.Status.ACTIVE:
-        raise ServiceError("match_in_progress", "a rematch is for a match that is over")
+    table = capabilities.Table(match, seats, user)
+    capabilities.rematch_verdict(table).check()
+    mine = table.seat
     pending = Challenge.objects.filter(rematch_of=match, status=Challenge.Status.OPEN).first()
     if pending is not None:
-        if pending.created_by_id == user.pk:
-            raise ServiceError("rematch_pending", "you have asked for this rematch already")
         return challenge_accept(challenge_id=pending.pk, user=user)
     turned = seats[-1:] + seats[:-1]               # seat i moves to seat i + 1
     rules = games.get_game(match.game)

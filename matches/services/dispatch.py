@@ -229,6 +229,7 @@ def _finish(job_id: int, status: str, error: str, lane: str | None = None, count
     return closed
 
 
+@transaction.atomic
 def job_requeue(job_id: int, error: str = "", *, expired_before=None, lane: str | None = None) -> bool:
     """Back in the queue (a worker failed or lost it); `expired_before`: only if its lease ran out
     by then (the sweep)."""

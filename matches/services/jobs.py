@@ -74,10 +74,11 @@ def job_error(*, job_id: int, error: str) -> None:
     job = EngineJob.objects.filter(pk=job_id).first()
     if job is None:
         return
-    if job.attempts >= settings.ENGINE_MAX_ATTEMPTS:
-        _give_up(job, f"gave up after {job.attempts} attempts: {error}")
-    else:
-        dispatch.job_requeue(job_id, error, lane=job.lane)
+    with transaction.atomic():
+        if job.attempts >= settings.ENGINE_MAX_ATTEMPTS:
+            _give_up(job, f"gave up after {job.attempts} attempts: {error}")
+        else:
+            dispatch.job_requeue(job_id, error, lane=job.lane)
     dispatch.release(_lanes_after(job))
 
 

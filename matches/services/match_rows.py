@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from django.utils import timezone
-
 import games
 from matches.errors import ServiceError
 from matches.models import Match, MatchSeat, Move
+from matches.selectors import capabilities
 from matches.selectors.matches import match_with_seats, public_move_text
 
 from .events import notify
@@ -22,21 +21,19 @@ def locked_match(match_id: int) -> tuple[Match, list[MatchSeat]]:
 
 
 def seat_of(user, seats: Sequence[MatchSeat]) -> MatchSeat:
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise ServiceError("not_seated", "you do not play in this match")
+    """The caller's seat; anyone else is refused (the rules of `selectors.capabilities`)."""
+    capabilities.person_verdict(user).check()
+    seat = capabilities.seat_for(user, seats)
+    capabilities.seated_verdict(seat).check()
     return seat
 
 
 def require_active(match: Match) -> None:
-    if match.status != Match.Status.ACTIVE:
-        raise ServiceError("match_finished", f"the match is {match.status}")
+    capabilities.active_verdict(match).check()
 
 
 def require_in_time(match: Match) -> None:
-    """A player whose deadline has passed has lost on time, even before the sweep settles it."""
-    if match.deadline is not None and match.deadline <= timezone.now():
-        raise ServiceError("time_out", "the deadline of the seat to move has passed; the clock settles the match")
+    capabilities.in_time_verdict(match).check()
 
 
 def clear_offers(seats: Sequence[MatchSeat]) -> list[tuple[int, str, int | None]]:

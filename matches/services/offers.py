@@ -1,7 +1,8 @@
 """Draw and takeback offers: offer, accept, decline, withdraw. An offer made while another seat's
 offer of the same kind is pending accepts it; the next move lets pending offers lapse
-(`offer_expired`). Engine seats answer at once: a draw by a quick look at the position
-(`ai_workers.engines.offers`), a takeback always no."""
+(`offer_expired`). Engine seats answer a draw at once, by a quick look at the position
+(`ai_workers.engines.offers`); they never agree to a takeback, so none is asked for at a table
+with an engine (`takeback_against_engine`). Who may do what: `selectors.capabilities`."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -12,23 +13,14 @@ import games
 from ai_workers.engines.offers import accepts_draw, accepts_takeback
 from matches.errors import ServiceError
 from matches.models import Match, MatchSeat
+from matches.selectors import capabilities
+from matches.selectors.capabilities import DRAW, OFFER_ACTIONS, TAKEBACK
 from matches.selectors.matches import match_state
 
 from . import clocks, conditional, dispatch
 from .events import notify
-from .match_rows import (
-    announce_turn,
-    clear_offers,
-    locked_match,
-    remember_last_move,
-    require_active,
-    require_in_time,
-    seat_of,
-)
+from .match_rows import announce_turn, clear_offers, locked_match, remember_last_move
 from .results import finish
-
-OFFER_ACTIONS = ("offer", "accept", "decline", "withdraw")
-DRAW, TAKEBACK = "draw", "takeback"
 
 
 def _event(seats, kind: str, match: Match, offer: str, by: MatchSeat, everyone: bool = False, **extra) -> None:
@@ -65,45 +57,24 @@ def _engines_answer(match: Match, seats: list[MatchSeat], kind: str) -> bool:
     return True
 
 
-def _check_takeback(match: Match, seat: MatchSeat) -> None:
-    if games.get_game(match.game).has_hidden_information:
-        # The moves replayed after a takeback would reveal cards that were drawn.
-        raise ServiceError("takeback_unavailable", "takebacks are not offered in games with hidden information")
-    if not match.moves.filter(seat=seat.seat).exists():
-        raise ServiceError("nothing_to_take_back", "there is no move of yours to take back")
-
-
 def _respond(match_id: int, user, kind: str, action: str) -> tuple[Match, list[MatchSeat], MatchSeat | None]:
     """Apply `action`; returns the match, its seats and, once every seat agrees, the seat whose
     offer it was (None while there is no agreement)."""
     if action not in OFFER_ACTIONS:
         raise ServiceError("invalid_action", f"action must be one of {list(OFFER_ACTIONS)}")
     match, seats = locked_match(match_id)
-    seat = seat_of(user, seats)
-    require_active(match)
-    require_in_time(match)
-    if len(seats) < 2:
-        raise ServiceError("no_opponent", f"a one-seat match has nobody to agree a {kind} with")
-    theirs = _pending(seats, kind, exclude=seat)
+    table = capabilities.Table(match, seats, user)
+    capabilities.offer_verdict(table, kind, action).check()
+    seat = table.seat
     if action == "withdraw":
-        if seat.offer != kind:
-            raise ServiceError("no_offer", f"you have no {kind} offer to withdraw")
         clear_offers([seat])
         _event(seats, "offer_withdrawn", match, kind, seat)
         return match, seats, None
     if action == "decline":
-        if not theirs:
-            raise ServiceError("no_offer", f"there is no {kind} offer to decline")
         clear_offers(_pending(seats, kind))
         _event(seats, "offer_declined", match, kind, seat)
         return match, seats, None
-    if action == "accept" and not theirs:
-        raise ServiceError("no_offer", f"there is no {kind} offer to accept")
-    if seat.offer == kind or (seat.offer and action == "offer"):
-        raise ServiceError("already_offered", f"your {seat.offer} offer is pending: withdraw it first")
-    maker = min(theirs, key=lambda s: s.offer_ply or 0) if theirs else seat
-    if kind == TAKEBACK:
-        _check_takeback(match, maker)
+    maker = capabilities.offer_maker(table, kind)
     _set_offer(seat, kind, match.ply)
     if not _engines_answer(match, seats, kind):
         return match, seats, None

@@ -15,6 +15,7 @@ from django.utils import timezone
 import games
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeSeat, EngineJob, Match, MatchSeat, Move
+from matches.selectors import capabilities
 from matches.selectors.matches import match_state, match_with_seats
 from pearlsite import metrics
 
@@ -151,8 +152,7 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     if ply is not None and ply != match.ply:     # first: the client's picture is out of date
         raise ServiceError("stale_ply", f"the match is at ply {match.ply}, not {ply}",
                            detail={"ply": match.ply})
-    if match.to_move != seat.seat:
-        raise ServiceError("not_your_turn", f"it is seat {match.to_move}'s turn, not yours")
+    capabilities.turn_verdict(match, seat).check()
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)

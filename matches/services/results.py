@@ -9,12 +9,12 @@ from django.db import transaction
 from django.utils import timezone
 
 import games
-from matches.errors import ServiceError
-from matches.models import Match, MatchSeat, TournamentGame
+from matches.models import Match, MatchSeat
+from matches.selectors import capabilities
 
 from . import clocks, conditional, dispatch, ratings, standings
 from .events import notify
-from .match_rows import locked_match, require_active, require_in_time, seat_of
+from .match_rows import locked_match
 
 
 def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
@@ -57,24 +57,19 @@ def _seats_that_moved(match: Match) -> set[int]:
 @transaction.atomic
 def match_resign(*, match_id: int, user) -> Match:
     match, seats = locked_match(match_id)
-    seat = seat_of(user, seats)
-    require_active(match)
-    require_in_time(match)
-    finish(match, seats, loss_for(seats, seat.seat, games.Termination.RESIGNATION))
+    table = capabilities.Table(match, seats, user)
+    capabilities.resign_verdict(table).check()
+    finish(match, seats, loss_for(seats, table.seat.seat, games.Termination.RESIGNATION))
     match.save()
     return match
 
 
 @transaction.atomic
 def match_abort(*, match_id: int, user) -> Match:
-    """Either player may call the match off while some seat has not moved yet."""
+    """Either player may call the match off while some seat has not moved yet, unless it is a
+    ladder or tournament game (`selectors.capabilities.abort_verdict`)."""
     match, seats = locked_match(match_id)
-    seat_of(user, seats)
-    require_active(match)
-    if len(_seats_that_moved(match)) >= len(seats):
-        raise ServiceError("too_late_to_abort", "a match can be aborted only before every seat has moved")
-    if match.ladder_id or TournamentGame.objects.filter(match=match).exists():
-        raise ServiceError("abort_unavailable", "ladder and tournament games cannot be aborted: resign instead")
+    capabilities.abort_verdict(capabilities.Table(match, seats, user)).check()
     _abort(match, seats)
     match.save()
     return match

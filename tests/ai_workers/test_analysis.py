@@ -1,6 +1,8 @@
 """Analysis as players read it (ai_workers/engines/analysis.py): values before and after each
 move from the mover's side, the loss, the class by the family's thresholds, lichess's accuracy,
 and a per-seat summary."""
+import json
+import math
 from random import Random
 
 import pytest
@@ -89,3 +91,12 @@ def test_a_maze_walk_is_judged_in_steps():
     assert all(r["classification"] in ("best", "forced") for r in rows[2:])
     (seat,) = summarize(rows, 1)
     assert seat["moves"] == len(rows) == 11 and seat["blunder"] == 1 and seat["accuracy"] < 100
+
+
+def test_a_level_position_reads_zero_in_the_graph_series_from_either_side():
+    rows = [{"ply": 3, "seat": 0, "value_after": 0.0}, {"ply": 4, "seat": 1, "value_after": 0.0},
+            {"ply": 5, "seat": 0, "value_after": -0.0}, {"ply": 6, "seat": 1, "value_after": None}]
+    points = series(rows, 2)
+    assert [p["value"] for p in points] == [0.0, 0.0, 0.0, None]
+    assert all(math.copysign(1.0, p["value"]) == 1.0 for p in points if p["value"] is not None)
+    assert json.dumps(points[1]) == '{"ply": 4, "value": 0.0}'

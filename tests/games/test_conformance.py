@@ -43,9 +43,10 @@ def _check_position(game, state, full: bool) -> None:
 
 def _playout(game, variant, players, seed):
     state = game.new_state(players=players, seed=seed, variant=variant)
-    rng, played = Random(seed), []
+    rng, played, movers = Random(seed), [], []
     while not state.is_terminal:
         assert len(played) < PLAYOUT_CAP, "a random playout did not end"
+        movers.append(state.current_player)
         full = len(played) < FULL_CHECK_PLIES or len(played) % 50 == 0
         _check_position(game, state, full)
         move = rng.choice(state.legal_moves())
@@ -53,6 +54,9 @@ def _playout(game, variant, players, seed):
         state = state.apply(move)
         assert via_text == state, "play(notation) and apply(move) disagree"
         played.append(str(move))
+    if game.seats_take_first_turns_in_order:      # what the server counts on (an abort's window)
+        first_round = movers[:players]
+        assert len(set(first_round)) == len(first_round), f"a seat moved twice in the first round: {movers}"
     return state, played
 
 
@@ -102,7 +106,7 @@ def test_catalogue_declaration(slug):
     assert _json_roundtrip(entry) == entry
     assert entry["slug"] == slug and game.title and game.summary and game.rules_page
     assert 1 <= game.min_players <= game.max_players
-    assert "standard" in game.variants or game.variants
+    assert "standard" in game.variants and game.variant_of(game.normalize_options()) == "standard"
     defaults = game.normalize_options()
     assert set(defaults) == set(game.options)
     for name in game.variants:
@@ -123,7 +127,8 @@ def test_illegal_moves_are_refused_without_change(slug):
     legal = set(state.legal_notations())
     later = game.new_state(players=game.min_players, seed=3)
     rng = Random(5)
-    # A move that is legal later in the game but not now must raise IllegalMoveError.
+    # A move that is legal later in the game but not now must raise IllegalMoveError, through
+    # parse_move and play alike; the refused position then plays on exactly as the stored one.
     for _ in range(40):
         if later.is_terminal:
             break
@@ -133,8 +138,89 @@ def test_illegal_moves_are_refused_without_change(slug):
                 try:
                     state.parse_move(text)
                 except IllegalMoveError:
-                    assert state.to_dict() == before
+                    with pytest.raises(IllegalMoveError):
+                        state.play(text)
+                    first = state.legal_moves()[0]
+                    assert state.play(first) == game.state_from_dict(before).play(first)
                     return
                 except InvalidMoveError:
                     continue
-    pytest.skip("no move found that is well-formed here but illegal")  # pragma: no cover
+    pytest.fail(f"{slug}: no move found that is well-formed here but illegal: the check never ran")
+
+
+# -- views hide secrets (design §4) ----------------------------------------------------------------
+SECRET_SEED = 2 ** 40 + 12345       # a seed no view could hold by chance
+
+
+def _eleusis_secrets(truth: dict, seat: int | None) -> tuple[list[list[str]], list[str]]:
+    """What `seat` may not see of a New Eleusis position, from its full truth (to_dict): the other
+    seats' hands (but one shown by a pending No Play) and the stock order as card lists; the rule
+    and its nonce before the round is over (God knows its own rule)."""
+    from games.new_eleusis.cards import card_text
+
+    shown = truth["pending"][0] if truth["pending"] and truth["pending"][1] == "noplay" else None
+    lists = [[card_text(k) for k in hand] for other, hand in enumerate(truth["hands"])
+             if other not in (seat, shown)]
+    lists.append([card_text(k) for k in truth["stock"]])
+    texts = [str(SECRET_SEED)]
+    if truth["phase"] != "over" and seat != truth["god"]:
+        texts += [t for t in (truth["rule_move"], truth["nonce"], truth["rule_option"]) if isinstance(t, str) and t]
+    return [cards for cards in lists if len(cards) >= 2], texts
+
+
+#: For each game with hidden information, how to read the secrets out of its truth.
+SECRETS = {"new-eleusis": _eleusis_secrets}
+HIDDEN_CASES = [
+    pytest.param(slug, variant, players, options, id=f"{slug}-{variant}-{players}p-{'-'.join(options.values())}")
+    for slug, game in sorted(games.GAMES.items()) if game.has_hidden_information
+    for variant in game.variants
+    for players in sorted({game.min_players, game.max_players})
+    for options in ({}, {"god": "player"})
+]
+
+
+def _string_lists(value) -> list[list[str]]:
+    """Every list of strings anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return [found for item in value.values() for found in _string_lists(item)]
+    if isinstance(value, list):
+        own = [value] if value and all(isinstance(v, str) for v in value) else []
+        return own + [found for item in value for found in _string_lists(item)]
+    return []
+
+
+def _assert_hidden(state, seat: int | None, secrets) -> None:
+    view, text = state.view(seat), state.render_text(seat)
+    hidden_lists, hidden_texts = secrets(state.to_dict(), seat)
+    shown = json.dumps(view) + text + (state.render_svg(seat) if state.ply % 10 == 0 else "")
+    for secret in hidden_texts:
+        assert secret not in shown, f"seat {seat} sees {secret!r} at ply {state.ply}"
+    seen = [sorted(cards) for cards in _string_lists(view)]
+    for cards in hidden_lists:
+        assert sorted(cards) not in seen and " ".join(cards) not in text, \
+            f"seat {seat} sees cards it may not see {cards} at ply {state.ply}"
+
+
+@pytest.mark.parametrize("slug,variant,players,options", HIDDEN_CASES)
+def test_views_never_show_another_seats_secrets(slug, variant, players, options):
+    game = games.get_game(slug)
+    assert slug in SECRETS, f"{slug} hides information: say in SECRETS what its views must not show"
+    state = game.new_state(players=players, seed=SECRET_SEED, options=options, variant=variant)
+    rng = Random(11)
+    while not state.is_terminal and state.ply < 150:
+        for seat in [None, *range(players)]:
+            _assert_hidden(state, seat, SECRETS[slug])
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("slug,variant,players", [c for c in CASES if not games.get_game(c.values[0]).has_hidden_information])
+def test_without_hidden_information_every_seat_sees_the_spectators_view(slug, variant, players):
+    game = games.get_game(slug)
+    state, rng = game.new_state(players=players, seed=5, variant=variant), Random(5)
+    for _ in range(60):
+        spectator = state.view(None)
+        assert all(state.view(seat) == spectator for seat in range(players)), f"ply {state.ply}"
+        assert all(state.render_text(seat) == state.render_text(None) for seat in range(players))
+        if state.is_terminal:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))

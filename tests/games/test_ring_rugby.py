@@ -395,6 +395,38 @@ def test_case_12_goal_in():
     assert blocked.play("d12-G").outcome.winners == (0,)
 
 
+SCORED_RECORD = ("a2-b3 b11-b10 b3-c4 e11-c9 c4-c5 b10-a9 c5-b6 a9-b8 b6-b7 b8-a7 b7-a8 a7-a6 a8-a9 d11-d9 "
+                 "a9-b10 a6-a5 b10-b11 a5-a4 b11-b12 d9-f9 b12-G")
+
+
+def test_the_scoring_carrier_ends_in_the_goal():
+    """§3.2: the carrier moves into the goal: the stored, shown and drawn positions have it there."""
+    final = GAME.replay(variant="advanced", moves=["ring a2", "ring b11", *SCORED_RECORD.split()])
+    assert final.outcome.winners == (0,) and final.outcome.termination == Termination.GOAL
+    pieces = {p["cell"]: p for p in final.view(None)["pieces"]}
+    assert "b12" not in pieces and pieces["c13"] == {"cell": "c13", "colour": "black", "ring": True}
+    assert final.view(None)["counts"]["black"] == {"on_board": 5, "off_board": 0}
+    assert final.to_dict()["pieces"]["c13"] == "B*" and "b12" not in final.to_dict()["pieces"]
+    assert GAME.state_from_dict(json.loads(json.dumps(final.to_dict()))) == final
+    rank_13, rank_12 = final.render_text().splitlines()[1:3]
+    assert rank_13.split() == ["13", ".", ".", "B*", "[G]", ".", "."] and "B" not in rank_12
+    assert 'data-cell="c13"' in final.render_svg() and final.render_svg().count('stroke="#d4a017"') == 2
+
+
+def test_a_goal_in_takes_the_goal_cell_ahead_or_a_free_one():
+    straight = setup({"d12": "B*"}, far_white="f1").play("d12-G")
+    assert {p["cell"] for p in straight.view(None)["pieces"] if p["ring"]} == {"d13", "f1"}
+    waiting = setup({"d12": "B*"}, off=[("d13", "W")], far_white="f1").play("d12-G")
+    assert [p["cell"] for p in waiting.view(None)["pieces"] if p["colour"] == "black" and p["ring"]] == ["c13"]
+    assert waiting.view(None)["off_board"] == [{"cell": "d13", "colour": "white", "order": 1}]
+    landed = setup({"b12": "B*"}, off=[("c13", "W")], far_white="f1").play("b12-G")
+    assert [p["cell"] for p in landed.view(None)["pieces"] if p["colour"] == "black" and p["ring"]] == ["c13"]
+    assert landed.view(None)["off_board"] == []          # the knocked-off piece it landed on left
+    assert GAME.state_from_dict(json.loads(json.dumps(landed.to_dict()))) == landed
+    white = setup({"e1": "W*"}, to_move=1, far_black="f6", far_white="a12").play("e1-G")
+    assert [p["cell"] for p in white.view(None)["pieces"] if p["colour"] == "white" and p["ring"]] == ["d0"]
+
+
 def test_goal_in_for_white_and_only_for_carriers():
     s = setup({"e1": "W*", "c1": "W"}, to_move=1, far_black="f6", far_white="a12")
     legal = s.legal_notations()

@@ -70,16 +70,20 @@ def test_takeback_between_people(as_alice, as_bob, match_id):
     play(as_alice, match_id, "d1-d5", ply=0)
 
 
-def test_engines_decline_takebacks_at_once(as_alice, django_capture_on_commit_callbacks):
+def test_nobody_asks_an_engine_to_take_back(as_alice, django_capture_on_commit_callbacks):
+    """Engines never agree to take moves back: the request is refused, and the match says so."""
     match_id = start_match(as_alice, opponents=["ai:random"])
     with django_capture_on_commit_callbacks(execute=True):
         play(as_alice, match_id, "e1-e5", ply=0)
     assert Match.objects.get(pk=match_id).ply == 2
-    body = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json").json()
-    assert body["ply"] == 2 and body["offers"] == []
-    declined = as_alice.get("/api/v1/events/").json()["results"][-1]
-    assert declined["kind"] == "offer_declined"
-    assert declined["payload"] == {"match": match_id, "offer": "takeback", "by": "ai:random", "seat": 1}
+    events = len(as_alice.get("/api/v1/events/").json()["results"])
+    response = as_alice.post(f"/api/v1/matches/{match_id}/takeback/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "takeback_against_engine"
+    assert Match.objects.get(pk=match_id).ply == 2 and not Match.objects.get(pk=match_id).seats.exclude(offer="")
+    assert len(as_alice.get("/api/v1/events/").json()["results"]) == events
+    capability = as_alice.get(f"/api/v1/matches/{match_id}/").json()["capabilities"]["offer_takeback"]
+    assert capability == {"allowed": False, "code": "takeback_against_engine",
+                          "message": "engines never agree to take moves back"}
 
 
 def test_takeback_needs_a_move_of_the_asker(as_alice, as_bob, match_id):
@@ -113,3 +117,38 @@ def test_solo_match_has_nobody_to_offer_to(as_alice):
     match_id = start_match(as_alice, game=solo, opponents=[])
     response = as_alice.post(f"/api/v1/matches/{match_id}/draw/", {}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "no_opponent"
+
+
+def test_the_match_detail_says_what_the_caller_may_do(anon, as_alice, as_bob, as_carol, match_id):
+    from matches.selectors.capabilities import CAPABILITIES
+
+    url = f"/api/v1/matches/{match_id}/"
+    mine = as_alice.get(url).json()["capabilities"]
+    assert set(mine) == set(CAPABILITIES)
+    assert mine["move"] == {"allowed": True, "code": None, "message": None}
+    assert mine["abort"]["allowed"] and mine["resign"]["allowed"] and mine["offer_draw"]["allowed"]
+    assert mine["offer_takeback"]["code"] == "nothing_to_take_back"
+    assert mine["analyse"]["code"] == "match_in_progress" and mine["read_analysis"]["allowed"]
+    assert as_bob.get(url).json()["capabilities"]["move"]["code"] == "not_your_turn"
+    assert as_carol.get(url).json()["capabilities"]["resign"]["code"] == "not_seated"
+    assert anon.get(url).json()["capabilities"]["resign"]["code"] == "not_authenticated"
+    play(as_alice, match_id, "e1-e5", ply=0)
+    play(as_bob, match_id, "a9-a8", ply=1)
+    after = as_alice.get(url).json()["capabilities"]
+    assert after["abort"]["code"] == "too_late_to_abort" and after["offer_takeback"]["allowed"]
+    refused = as_alice.post(f"/api/v1/matches/{match_id}/abort/", {}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == after["abort"]["code"]
+
+
+def test_the_schema_declares_the_capabilities(anon):
+    from matches.selectors.capabilities import CAPABILITIES, DENIAL_CODES
+
+    components = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()["components"]
+    detail = components["schemas"]["MatchDetailOut"]["properties"]["capabilities"]
+    ref = (detail.get("$ref") or detail["allOf"][0]["$ref"]).rsplit("/", 1)[1]
+    assert set(components["schemas"][ref]["properties"]) == set(CAPABILITIES)
+    capability = components["schemas"]["CapabilityOut"]["properties"]
+    assert set(capability) == {"allowed", "code", "message"}
+    code = capability["code"]
+    enum = code.get("enum") or components["schemas"][(code.get("$ref") or code["oneOf"][0]["$ref"]).rsplit("/", 1)[1]]["enum"]
+    assert set(DENIAL_CODES) <= set(enum)

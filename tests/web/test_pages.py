@@ -298,3 +298,35 @@ def test_the_lobby_says_that_declining_a_ladder_challenge_forfeits(login, alice,
     login(bob).post("/challenges/", {"game": "hasami-shogi", "opponent": "person", "usernames": "alice"})
     html = login(alice).get("/").content.decode()
     assert html.count("Decline (forfeit)") == 1 and html.count(">Decline</button>") == 1
+
+
+def test_the_match_page_offers_only_what_the_services_take(login, alice, bob, django_capture_on_commit_callbacks):
+    """The buttons follow the match detail's capabilities: no takeback asked of an engine, no
+    abort of a ladder game, no draw in New Eleusis."""
+    from matches.models import Ladder
+    from matches.services import challenges, ladders
+    from tests.services.factories import UserFactory
+
+    client = login(alice)
+    pk = _start_engine_match(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/matches/{pk}/move/", {"move": "e1-e5"})
+    html = client.get(f"/matches/{pk}/").content.decode()
+    assert "Offer a draw" in html and "Resign" in html and "Ask to take back" not in html
+    refused = client.post(f"/matches/{pk}/takeback/", {"action": "offer"}, HTTP_ACCEPT="application/json")
+    assert refused.status_code == 409 and refused.json()["code"] == "takeback_against_engine"
+
+    ladder = Ladder.objects.create(name="rungs", game="hasami-shogi", options={})
+    for user in (alice, bob):
+        ladders.ladder_join(ladder_id=ladder.pk, user=user)
+    pending = ladders.ladder_challenge(ladder_id=ladder.pk, user=bob, opponent="alice")
+    rung = challenges.challenge_accept(challenge_id=pending.pk, user=alice).match
+    html = client.get(f"/matches/{rung.pk}/").content.decode()
+    assert "Resign" in html and ">Abort<" not in html
+
+    others = [UserFactory(username=name) for name in ("cid", "dee")]
+    circle = challenges.challenge_create(creator=alice, game="new-eleusis", opponents=["bob", "cid", "dee"])
+    for user in (bob, *others):
+        circle = challenges.challenge_accept(challenge_id=circle.pk, user=user)
+    html = client.get(f"/matches/{circle.match.pk}/").content.decode()
+    assert ">Abort<" in html and "Offer a draw" not in html and "Ask to take back" not in html

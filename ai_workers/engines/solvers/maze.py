@@ -14,13 +14,13 @@ agree step for step.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.pearl.board import DIRECTIONS, grid
 from games.pearl.maze import STEP_LETTERS, MazeState
 
+from ..base import Budget
 from . import cache
 
 GAME_SLUG = "pearl-maze"
@@ -108,7 +108,7 @@ class MazeSolution:
 
 class MazeSolver:
     """Longest-continuation search with a memo that may be kept between calls (positions proved
-    once stay proved). `max_nodes` / `deadline` (perf_counter) bound one call; running out raises
+    once stay proved). `max_nodes` / `deadline` (on `Budget.clock`) bound one call; running out raises
     SolverTimeout from `longest`, after which the memo still holds every finished position.
 
     Anytime use: `best_total` / `best_walk` hold the longest complete walk seen from the root so
@@ -181,7 +181,7 @@ class MazeSolver:
             raise SolverTimeout
         self.nodes += 1
         if self.nodes & 255 == 0:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.deadline is not None and Budget.clock() > self.deadline:
                 raise SolverTimeout
             if self.memo_limit is not None and len(self.memo) > self.memo_limit:
                 keep = {k: v for k, v in self.memo.items() if v == IN_PROGRESS or k in self.proven}
@@ -243,7 +243,7 @@ def solve(state: MazeState, *, seconds: float | None = None, max_nodes: int | No
     """Prove the longest walk from `state` (max mode), within the optional budget. Out of
     budget, the answer is the longest walk seen on the way (`proven` False)."""
     solver = solver or MazeSolver.for_state(state)
-    started = time.perf_counter()
+    started = Budget.clock()
     solver.nodes, solver.max_nodes, solver.path = 0, max_nodes, []
     solver.best_total, solver.best_walk = 0, []
     solver.deadline = None if seconds is None else started + seconds
@@ -252,23 +252,23 @@ def solve(state: MazeState, *, seconds: float | None = None, max_nodes: int | No
         length = solver.longest(occ, black)
     except SolverTimeout:
         walk = solver.best_walk
-        return MazeSolution(len(walk), walk, False, solver.nodes, time.perf_counter() - started)
+        return MazeSolution(len(walk), walk, False, solver.nodes, Budget.clock() - started)
     return MazeSolution(length, solver.line(occ, black), True, solver.nodes,
-                        time.perf_counter() - started)
+                        Budget.clock() - started)
 
 
 def beam_walk(state: MazeState, width: int, *, seconds: float | None = None) -> list[str]:
     """A long walk (no proof): breadth-first, keeping at each depth the `width` distinct
     positions with the most legal steps. For searches too big to finish."""
     steps = StepGenerator(state.size, state.push_off)
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    deadline = None if seconds is None else Budget.clock() + seconds
     layer = [(state.whites | (1 << state.black), state.black, None)]
     while True:
         following: dict[int, tuple] = {}
         for occ, black, history in layer:
             for d, after, nq in steps.children(occ, black):
                 following.setdefault((after << KEY_SHIFT) | nq, (after, nq, (history, d)))
-        if not following or (deadline is not None and time.perf_counter() > deadline):
+        if not following or (deadline is not None and Budget.clock() > deadline):
             break
         layer = list(following.values())
         if len(layer) > width:

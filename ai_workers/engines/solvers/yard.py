@@ -14,13 +14,13 @@ depth-limited answers are exact.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.pearl.board import DIR_LETTERS, DIRECTIONS, grid
 from games.pearl.yard import NO_BAN, POLICE, THIEF, YardState, try_push
 
+from ..base import Budget
 from . import cache
 
 GAME_SLUG = "pearl-yard"
@@ -183,7 +183,7 @@ class YardSolver:
             raise SolverTimeout
         self.nodes += 1
         if self.nodes & 1023 == 0:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.deadline is not None and Budget.clock() > self.deadline:
                 raise SolverTimeout
             if sum(map(len, self.win_at + self.fail_at)) > self.table_limit:
                 for table in self.fail_at:       # failures are re-proved cheaply; wins are kept
@@ -284,7 +284,7 @@ def solve(state: YardState, *, max_depth: int = 30, seconds: float | None = None
     within it; the first yes is the shortest forced win (every shallower depth was refuted for
     both). Stops at `max_depth` or when the time runs out (winner None)."""
     solver = solver or YardSolver(state.size)
-    started = time.perf_counter()
+    started = Budget.clock()
     solver.nodes = 0
     solver.deadline = None if seconds is None else started + seconds
     node, done = node_of(state), 0
@@ -295,12 +295,12 @@ def solve(state: YardState, *, max_depth: int = 30, seconds: float | None = None
                     line = solver.line(node, attacker, depth)
                     size = solver.proof_size(node, attacker, depth)
                     return YardSolution(attacker, depth, line, depth, solver.nodes,
-                                        _table_size(solver), size, time.perf_counter() - started)
+                                        _table_size(solver), size, Budget.clock() - started)
             done = depth
     except SolverTimeout:
         pass
     return YardSolution(None, None, [], done, solver.nodes, _table_size(solver), 0,
-                        time.perf_counter() - started)
+                        Budget.clock() - started)
 
 
 def _table_size(solver: YardSolver) -> int:
