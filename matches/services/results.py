@@ -9,12 +9,13 @@ from django.db import transaction
 from django.utils import timezone
 
 import games
-from matches.models import Match, MatchSeat
+from matches.errors import ServiceError
+from matches.models import Match, MatchSeat, TournamentGame
 from matches.selectors import capabilities
 
 from . import clocks, conditional, dispatch, ratings, standings
 from .events import notify
-from .match_rows import locked_match
+from .match_rows import locked_match, require_active
 
 
 def finish(match: Match, seats: Sequence[MatchSeat], outcome: games.Outcome,
