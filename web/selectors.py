@@ -27,6 +27,8 @@ from matches.selectors import players as player_selectors
 from matches.selectors import tournaments as tournament_selectors
 from matches.selectors.analysis import analysis_payload
 
+from . import match_page as match_page_parts
+
 RECENT_FINISHED = 10
 LOBBY_EVENTS = 10
 
@@ -161,8 +163,9 @@ def visible_analysis(match: Match, user) -> dict | None:
     return analysis_payload(chosen) if chosen else None
 
 
-def match_page(match_id: int, user) -> dict:
-    """Everything the match page shows, as this viewer may see it."""
+def match_page(match_id: int, user, flip: bool = False) -> dict:
+    """Everything the match page shows, as this viewer may see it (`flip`: the board turned the
+    other way round from the viewer's default)."""
     match = match_selectors.get_match(match_id)
     seats = list(match.seats.all())
     state = match_selectors.match_state(match)
@@ -174,29 +177,63 @@ def match_page(match_id: int, user) -> dict:
     analysis = visible_analysis(match, user)
     clocks = {c["seat"]: {**c, "text": clock_text(c["remaining"])} for c in detail["clocks"] or []}
     offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat} for o in detail["offers"]]
+    pictured = match_page_parts.board(state, seat, match.game, flip)
+    sides = match_page_parts.seat_sides(match.game, seats, pictured["captures"])
+    changes = match_page_parts.rating_changes(match) if not active else {}
+    marks = match_page_parts.move_marks(analysis)
     return {
         "match": detail, "rules": rules, "title": rules.title, "seat": seat,
-        "names": names,
+        "names": names, "flip": flip,
+        "my_side": sides[seat]["side"] if seat is not None else None,
         "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": active and s.seat == match.to_move,
                        "username": s.user.username if s.user_id else None, "clock": clocks.get(s.seat),
-                       "offers": [o["kind"] for o in offers if o["seat"] == s.seat]} for s in seats],
+                       "offers": [o["kind"] for o in offers if o["seat"] == s.seat], **sides[s.seat],
+                       "rating_change": changes.get(s.seat)} for s in seats],
         "time_control": time_control_text(detail["time_control"]),
         "to_move_name": names.get(match.to_move) if match.to_move is not None else None,
         "my_turn": seat is not None and active and match.to_move == seat,
-        "board_svg": state.render_svg(seat), "board_text": state.render_text(seat),
-        "moves": [{**m, "name": names.get(m["seat"], "")} for m in match_selectors.match_moves(match)],
+        **pictured, "board_text": state.render_text(seat),
+        "replay": not rules.has_hidden_information,
+        "moves": [{**m, "name": names.get(m["seat"], ""), "mark": marks.get(m["ply"])}
+                  for m in match_selectors.match_moves(match)],
         "offers": offers,
         "my_offers": [o["kind"] for o in offers if o["mine"]],
         "their_offers": [o["kind"] for o in offers if not o["mine"]],
+        "declined": _declined(match, user, seat),
         "result_text": _result_text(detail["result"], names, match.status),
-        "can_abort": active and seat is not None and match.ply < match.players,
-        "can_takeback": active and seat is not None and not rules.has_hidden_information and match.ply > 0,
-        "can_offer": active and seat is not None and len(seats) > 1,
-        "can_analyse": (not active and user.is_authenticated and match.ply > 0
-                        and (seat is not None or not rules.has_hidden_information)),
+        "capabilities": match_page_parts.capabilities(match, seat, seats, rules, user),
         "analysis": analysis,
         "version": page_version(match, seats, analysis),
     }
+
+
+def _declined(match: Match, user, seat: int | None) -> dict | None:
+    declined = match_page_parts.declined_offer(match, user, seat)
+    return {**declined, "by": player_label(declined["by"])} if declined else None
+
+
+def match_position(match_id: int, user, ply: int, flip: bool = False) -> dict:
+    """The board after `ply` moves as the viewer sees it (replay)."""
+    match = match_selectors.get_match(match_id)
+    seat = match_selectors.viewer_seat(match, user)
+    position = match_page_parts.position_at(match, seat, min(ply, match.ply), flip)
+    return {"ply": position["ply"], "board_svg": position["board_svg"], "last_move": position["last_move"]}
+
+
+def offer_declined_now(match_id: int, user) -> str:
+    """After an offer: '' while it stands, else who declined it at once (an engine)."""
+    match = match_selectors.get_match(match_id)
+    seat = match_selectors.viewer_seat(match, user)
+    declined = match_page_parts.declined_offer(match, user, seat)
+    if declined is None or MatchSeat.objects.filter(match=match, seat=seat).exclude(offer="").exists():
+        return ""
+    return f"{player_label(declined['by'])} declined your {declined['offer']} offer."
+
+
+def rematch_started(match_id: int, user) -> int | None:
+    """The id of the rematch of `match_id` already under way with `user` seated, if any."""
+    return (Match.objects.filter(challenge__rematch_of_id=match_id, seats__user=user)
+            .order_by("-id").values_list("pk", flat=True).first())
 
 
 def page_version(match: Match, seats, analysis: dict | None) -> str:
