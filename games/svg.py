@@ -70,11 +70,11 @@ def square_board(files: int, ranks: int, pieces: Mapping[tuple[int, int], Disc],
             body.append(f'<line x1="{x0:g}" y1="{y0:g}" x2="{x1:g}" y2="{y0:g}" stroke="#7a6a48"/>')
     for x in range(files):
         cx, _ = centre(x, 0)
-        body.append(f'<text x="{cx:g}" y="{height - margin / 3:g}" font-size="{cell / 3:g}" '
+        body.append(f'<text x="{cx:g}" y="{height - margin / 3:g}" font-size="{cell / 2:g}" '
                     f'text-anchor="middle" font-family="sans-serif">{file_names[x]}</text>')
     for y in range(ranks):
         _, cy = centre(0, y)
-        body.append(f'<text x="{margin / 2:g}" y="{cy + cell / 8:g}" font-size="{cell / 3:g}" '
+        body.append(f'<text x="{margin / 2:g}" y="{cy + cell / 8:g}" font-size="{cell / 2:g}" '
                     f'text-anchor="middle" font-family="sans-serif">{y + 1}</text>')
     for (x, y), piece in sorted(pieces.items()):
         cx, cy = centre(x, y)

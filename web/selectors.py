@@ -27,6 +27,7 @@ from matches.selectors import players as player_selectors
 from matches.selectors import tournaments as tournament_selectors
 from matches.selectors.analysis import analysis_payload
 
+from . import eleusis
 from . import match_page as match_page_parts
 
 RECENT_FINISHED = 10
@@ -194,6 +195,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
         "my_turn": seat is not None and active and match.to_move == seat,
         **pictured, "board_text": state.render_text(seat),
         "replay": not rules.has_hidden_information,
+        "table": eleusis.table(state.view(seat), names) if match.game == "new-eleusis" else None,
         "moves": [{**m, "name": names.get(m["seat"], ""), "mark": marks.get(m["ply"])}
                   for m in match_selectors.match_moves(match)],
         "offers": offers,

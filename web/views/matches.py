@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from matches.services import analysis, challenges, offers, play, results
-from web import selectors
+from web import eleusis, selectors
 from web.chart import evaluation_chart
 
 from .base import REFUSALS, action, page_not_found, refusal
@@ -96,8 +96,12 @@ def _to_match(request, pk: int) -> str:
 
 @action(_to_match)
 def match_move(request: HttpRequest, pk: int) -> str:
-    # A clicked move (a button or the board), else the typed text, else the list's choice.
+    # A clicked move (a button or the board), else the typed text, else the list's choice, else
+    # picked cards (New Eleusis: in the order picked, else the hand's).
     move = next((text for text in (request.POST.get(k, "").strip() for k in ("pick", "move", "choice")) if text), "")
+    cards = request.POST.get("cards_order", "").split() or request.POST.getlist("card")
+    if not move and cards:
+        move = eleusis.compose_play(cards, request.POST.get("declare", ""))
     ply = request.POST.get("ply", "")
     played = play.move_submit(match_id=pk, user=request.user, move=move,
                               ply=int(ply) if ply.isdigit() else None)

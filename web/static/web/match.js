@@ -2,7 +2,7 @@
 // /matches/<id>/live/ swaps in the page's parts whenever the match changes (an opponent's or an
 // engine's move, an offer, a result, an analysis). Without JavaScript the forms still work.
 import { BoardPicker } from "./board.js";
-import { Replay, announceTurn, clearArrows, drawArrows, errorBox, showError } from "./match_view.js";
+import { Replay, announceTurn, clearArrows, drawArrows, errorBox, showError, wireHand } from "./match_view.js";
 
 const root = document.getElementById("match");
 const liveUrl = root.dataset.liveUrl;
@@ -111,6 +111,7 @@ function wireBoard() {
 function wire() {
   wireForms();
   wireBoard();
+  wireHand(root);
   if (!replay) replay = new Replay(root, root.dataset.positionUrl, flip, wireBoard);
   replay.wire();
 }

@@ -131,7 +131,7 @@ export class Replay {
   }
 
   key(event) {
-    if (!this.board || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!this.root.querySelector(".replay") || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target.closest("input, select, textarea")) return;
     if (event.target.closest("[data-cell]") && this.shown === null) return;   // the board's own arrows
     if (event.key === "ArrowLeft") this.step("back");
@@ -175,5 +175,21 @@ export class Replay {
     }
     const label = this.root.querySelector("#replay-ply");
     if (label) label.textContent = this.shown === null ? `ply ${at} of ${this.current}` : `ply ${at} of ${this.current} (replay)`;
+  }
+}
+
+// --- New Eleusis: the hand's picked cards, in the order picked ------------------------------
+export function wireHand(root) {
+  const order = root.querySelector("#cards-order");
+  if (!order) return;
+  const shown = root.querySelector("#hand-selection");
+  let picked = [];
+  for (const box of root.querySelectorAll(".hand input[name=card]")) {
+    box.addEventListener("change", () => {
+      picked = picked.filter((b) => b !== box);
+      if (box.checked) picked.push(box);
+      order.value = picked.map((b) => b.value).join(" ");
+      shown.textContent = picked.length ? `Your play: ${picked.map((b) => b.closest("label").textContent.trim().split(" ")[0]).join(" ")}` : "";
+    });
   }
 }
