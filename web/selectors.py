@@ -153,6 +153,14 @@ def time_control_text(time_control: dict | None) -> str:
     return f"{_days(time_control['days'])} a move"
 
 
+def low_clock_seconds(time_control: dict | None) -> int:
+    """When a running clock shows as low: under a quarter of a turn's time, at most a day."""
+    if not time_control:
+        return 86400
+    turn_days = time_control["days"] if time_control["kind"] != "fischer" else time_control["max_days"]
+    return min(86400, turn_days * 86400 // 4)
+
+
 def visible_analysis(match: Match, user) -> dict | None:
     """The newest analysis of the match the viewer may read (one of a hidden-information game is
     its requester's alone), preferring a finished one."""
@@ -191,6 +199,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
                        "offers": [o["kind"] for o in offers if o["seat"] == s.seat], **sides[s.seat],
                        "rating_change": changes.get(s.seat)} for s in seats],
         "time_control": time_control_text(detail["time_control"]),
+        "low_seconds": low_clock_seconds(detail["time_control"]),
         "to_move_name": names.get(match.to_move) if match.to_move is not None else None,
         "my_turn": seat is not None and active and match.to_move == seat,
         **pictured, "board_text": state.render_text(seat),
@@ -288,6 +297,7 @@ def rating_histories(username: str, ratings: list[dict]) -> list[dict]:
         for point in points:
             point["change"] = round(point["rating_after"] - point["rating_before"])
         out.append({**rating, "key": str(key), "title": rating_title(key.game, key.variant), "points": points,
+                    "band_below": PROVISIONAL_DEVIATION[system_for(key.game)],
                     "first_number": max(1, rating["games"] - len(points) + 1)})
     return out
 
