@@ -57,7 +57,7 @@ def evaluation_chart(results: list[dict], names: dict[int, str]) -> str:
         body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for ply, value, row in points:
             tip = f"ply {ply} ({names.get(row['seat'], row['seat'])}): {row['played']}, engine: {row['best']}, {value:+.2f}"
-            body.append(f'<circle cx="{x(ply):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}">'
+            body.append(f'<circle cx="{x(ply):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}" data-ply="{ply}">'
                         f'<title>{escape(tip)}</title></circle>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
             f'aria-labelledby="chart-title" class="chart"><title id="chart-title">{escape(title)}</title>'

@@ -86,7 +86,7 @@ def move_marks(analysis: dict | None) -> dict[int, dict]:
         return {}
     return {r["ply"]: {"class": r["classification"], "sign": MARKS.get(r["classification"] or "", ""),
                        "best": r["best"]}
-            for r in analysis["results"] if r.get("classification")}
+            for r in analysis["results"] if r.get("classification") in MARKS}
 
 
 def position_at(match: Match, seat: int | None, ply: int, flip: bool = False) -> dict:

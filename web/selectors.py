@@ -184,6 +184,9 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
     names = {s.seat: player_label(s.player_name) for s in seats}
     active = match.status == "active"
     analysis = visible_analysis(match, user)
+    if analysis:
+        for row in analysis["summary"]["seats"]:
+            row["name"] = names.get(row["seat"], "")
     clocks = {c["seat"]: {**c, "text": clock_text(c["remaining"])} for c in detail["clocks"] or []}
     offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat} for o in detail["offers"]]
     pictured = match_page_parts.board(state, seat, match.game, flip)

@@ -105,6 +105,7 @@ export class Replay {
     this.flip = flip;
     this.onLive = onLive;
     this.shown = null;            // null: the current position
+    this.wanted = null;           // the ply asked for and not yet shown
     this.live = null;             // the current board's markup while an earlier one is shown
     document.addEventListener("keydown", (event) => this.key(event));
   }
@@ -115,8 +116,9 @@ export class Replay {
   wire() {
     this.shown = null;
     this.live = null;
-    for (const button of this.root.querySelectorAll("#move-list [data-ply]")) {
-      button.addEventListener("click", () => this.show(Number(button.dataset.ply)));
+    // The move list, the analysis table and the chart's points all open their ply.
+    for (const link of this.root.querySelectorAll("#move-list [data-ply], #region-analysis [data-ply]")) {
+      link.addEventListener("click", () => this.show(Number(link.dataset.ply)));
     }
     for (const button of this.root.querySelectorAll(".replay [data-step]")) {
       button.addEventListener("click", () => this.step(button.dataset.step));
@@ -125,7 +127,7 @@ export class Replay {
   }
 
   step(how) {
-    const at = this.shown ?? this.current;
+    const at = this.wanted ?? this.shown ?? this.current;
     const target = { first: 0, back: at - 1, forward: at + 1, last: this.current }[how];
     this.show(Math.max(0, Math.min(this.current, target)));
   }
@@ -142,7 +144,9 @@ export class Replay {
 
   async show(ply) {
     if (!this.board) return;
+    this.wanted = ply;             // quick key presses step from here, not from what has arrived
     if (ply >= this.current) {
+      this.wanted = null;
       if (this.live !== null) {
         this.board.innerHTML = this.live;
         this.live = null;
@@ -159,6 +163,8 @@ export class Replay {
     const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!response.ok) return;
     const data = await response.json();
+    if (this.wanted !== ply) return;               // a later step overtook this one
+    this.wanted = null;
     if (this.live === null) this.live = this.board.innerHTML;
     this.board.innerHTML = data.board_svg;
     this.board.classList.add("replaying");
