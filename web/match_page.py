@@ -11,7 +11,6 @@ from matches.models import Event, Match, MatchSeat, RatingChange
 from .boards import marked_board
 from .sides import side_of, turned
 
-
 # Games whose result is a score per player (New Eleusis's points per round): there is no draw to agree.
 SCORED_GAMES = {"new-eleusis"}
 

@@ -1,6 +1,6 @@
 """Who plays what, in each game's own terms: a seat's side (its colour or role), the swatch its
-pieces are drawn in, and whether the board is turned for it (seat 1 of a two-sided board game
-starts at the top of the picture, so its player sees the board rotated to have it at the bottom).
+pieces are drawn in, and whether the board is turned for it (a seat whose men start at the top of
+the picture sees the board rotated to have them at the bottom).
 Pure data keyed by game slug, read by the match page."""
 from __future__ import annotations
 
@@ -35,8 +35,10 @@ SIDES: dict[str, tuple[Side, ...]] = {
                                 (("Black", "#202020"), ("Red", "#b03a2a"), ("Blue", "#2a4fb0"), ("Green", "#2a8a3a")))),
 }
 
-# Boards whose seat 1 starts at the top of the picture (rank 1, seat 0's side, is drawn at the bottom).
-TURNED_FOR_SEAT_1 = {"hasami-shogi", "dai-hasami-shogi", "latrunculi", "mak-yek", "ring-rugby"}
+# The seat whose men start at the top of each game's picture (Pearl War's black pearls start in
+# the upper corner); boards not listed look the same from every side.
+STARTS_AT_TOP = {"hasami-shogi": 1, "dai-hasami-shogi": 1, "latrunculi": 1, "mak-yek": 1, "ring-rugby": 1,
+                 "pearl-war": 0}
 
 
 def side_of(game: str, seat: int) -> Side | None:
@@ -46,4 +48,4 @@ def side_of(game: str, seat: int) -> Side | None:
 
 def turned(game: str, seat: int | None) -> bool:
     """Is the board drawn rotated half a turn for this viewer by default?"""
-    return seat == 1 and game in TURNED_FOR_SEAT_1
+    return seat is not None and STARTS_AT_TOP.get(game) == seat
