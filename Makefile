@@ -34,7 +34,7 @@ chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium; }
 	@test -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf || { apt-get update -qq && apt-get install -y -qq fonts-ipafont-gothic; }
 
-# PNGs of the lobby, a match page of every game (desktop and phone width), a clocked match, a rules
+# PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
 # page and a player page with its rating chart, in var/screenshots/.
 screenshots: install chromium
 	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
