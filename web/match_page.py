@@ -1,12 +1,10 @@
 """Parts of the match page beyond the match detail: what the viewer may do (`capabilities`), the
 board as they see it (from their side, last move and captures marked), each seat's side, the
-analysis marks per ply, the rating changes of a rated result, an offer just declined, and any
-earlier position for replay. Reads only; hidden information only through `view(seat)` and
-`render_svg(seat)` of the state the viewer may see."""
+analysis marks per ply. Computed from what `web.selectors` read; hidden information only through
+`view(seat)` and `render_svg(seat)` of the state the viewer may see."""
 from __future__ import annotations
 
 import games
-from matches.models import Event, Match, MatchSeat, RatingChange
 
 from .boards import marked_board
 from .sides import side_of, turned
@@ -15,11 +13,11 @@ from .sides import side_of, turned
 SCORED_GAMES = {"new-eleusis"}
 
 
-def capabilities(match: Match, seat: int | None, seats: list[MatchSeat], rules: games.Game, user) -> dict[str, bool]:
+def capabilities(match, seat: int | None, seats: list, rules: games.Game, user) -> dict[str, bool]:
     """Which actions the page offers this viewer now. Takebacks are offered only where some
     opponent is a person (engines never agree) and draws only where a game can end in one by
     agreement (not a one-seat puzzle, not a scored game)."""
-    active = match.status == Match.Status.ACTIVE
+    active = match.status == "active"
     playing = active and seat is not None
     people_against = any(s.user_id and not s.ai_level for s in seats if s.seat != seat)
     return {
@@ -28,7 +26,7 @@ def capabilities(match: Match, seat: int | None, seats: list[MatchSeat], rules: 
         "takeback": playing and not rules.has_hidden_information and match.ply > 0 and people_against,
         "abort": playing and match.ply < match.players,
         "resign": playing,
-        "rematch": not active and seat is not None and match.status != Match.Status.ABORTED,
+        "rematch": not active and seat is not None and match.status != "aborted",
         "analyse": (not active and user.is_authenticated and match.ply > 0
                     and (seat is not None or not rules.has_hidden_information)),
         "read_analysis": seat is not None or not rules.has_hidden_information,
@@ -47,33 +45,13 @@ def board(state: games.State, seat: int | None, game: str, flip: bool = False) -
             "captures": view.get("captures")}
 
 
-def seat_sides(game: str, seats: list[MatchSeat], captures) -> dict[int, dict]:
+def seat_sides(game: str, seats: list, captures) -> dict[int, dict]:
     out = {}
     for s in seats:
         side = side_of(game, s.seat)
         taken = captures[s.seat] if isinstance(captures, list) and s.seat < len(captures) else None
         out[s.seat] = {"side": side, "captured": taken}
     return out
-
-
-def declined_offer(match: Match, user, seat: int | None) -> dict | None:
-    """The viewer's own offer declined since the last move (the page tells them, once they look)."""
-    if seat is None or not user.is_authenticated or match.status != Match.Status.ACTIVE:
-        return None
-    event = (Event.objects.filter(user=user, kind=Event.Kind.OFFER_DECLINED, payload__match=match.pk)
-             .order_by("-id").first())
-    if event is None or (match.turn_started_at and event.created_at < match.turn_started_at):
-        return None
-    return {"offer": event.payload.get("offer"), "by": event.payload.get("by")}
-
-
-def rating_changes(match: Match) -> dict[int, int]:
-    """Seat → rounded rating change of a rated, finished match."""
-    if not match.rated:
-        return {}
-    by_user = {c.rating.user_id: round(c.rating_after - c.rating_before)
-               for c in RatingChange.objects.filter(match=match).select_related("rating")}
-    return {s.seat: by_user[s.user_id] for s in match.seats.all() if s.user_id in by_user}
 
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -86,14 +64,3 @@ def move_marks(analysis: dict | None) -> dict[int, dict]:
     return {r["ply"]: {"class": r["classification"], "sign": MARKS.get(r["classification"] or "", ""),
                        "best": r["best"]}
             for r in analysis["results"] if r.get("classification") in MARKS}
-
-
-def position_at(match: Match, seat: int | None, ply: int, flip: bool = False) -> dict:
-    """The board after `ply` moves, for replay (perfect-information games: an earlier position
-    of a hidden-information game would need its hidden state of then)."""
-    rules = games.get_game(match.game)
-    if rules.has_hidden_information:
-        raise games.GameError("replay is not offered in games with hidden information")
-    notations = list(match.moves.order_by("ply").values_list("notation", flat=True)[:max(0, ply)])
-    state = rules.replay(players=match.players, seed=match.seed, options=match.options, moves=notations)
-    return {**board(state, seat, match.game, flip), "ply": len(notations)}

@@ -12,9 +12,11 @@ from django.db.models import Q
 import games
 from matches.models import (
     Analysis,
+    Event,
     LadderEntry,
     Match,
     MatchSeat,
+    RatingChange,
     Tournament,
     TournamentEntry,
 )
@@ -191,7 +193,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
     offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat} for o in detail["offers"]]
     pictured = match_page_parts.board(state, seat, match.game, flip)
     sides = match_page_parts.seat_sides(match.game, seats, pictured["captures"])
-    changes = match_page_parts.rating_changes(match) if not active else {}
+    changes = rating_changes(match) if not active else {}
     marks = match_page_parts.move_marks(analysis)
     return {
         "match": detail, "rules": rules, "title": rules.title, "seat": seat,
@@ -213,7 +215,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
         "offers": offers,
         "my_offers": [o["kind"] for o in offers if o["mine"]],
         "their_offers": [o["kind"] for o in offers if not o["mine"]],
-        "declined": _declined(match, user, seat),
+        "declined": declined_offer(match, user, seat),
         "result_text": _result_text(detail["result"], names, match.status),
         "capabilities": match_page_parts.capabilities(match, seat, seats, rules, user),
         "analysis": analysis,
@@ -221,27 +223,48 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
     }
 
 
-def _declined(match: Match, user, seat: int | None) -> dict | None:
-    declined = match_page_parts.declined_offer(match, user, seat)
-    return {**declined, "by": player_label(declined["by"])} if declined else None
+def declined_offer(match: Match, user, seat: int | None) -> dict | None:
+    """The viewer's own offer declined since the turn began (the page tells them, once they look)."""
+    if seat is None or not user.is_authenticated or match.status != Match.Status.ACTIVE:
+        return None
+    event = (Event.objects.filter(user=user, kind=Event.Kind.OFFER_DECLINED, payload__match=match.pk)
+             .order_by("-id").first())
+    if event is None or (match.turn_started_at and event.created_at < match.turn_started_at):
+        return None
+    return {"offer": event.payload.get("offer"), "by": player_label(event.payload.get("by"))}
+
+
+def rating_changes(match: Match) -> dict[int, int]:
+    """Seat → rounded rating change of a rated, finished match."""
+    if not match.rated:
+        return {}
+    by_user = {c.rating.user_id: round(c.rating_after - c.rating_before)
+               for c in RatingChange.objects.filter(match=match).select_related("rating")}
+    return {s.seat: by_user[s.user_id] for s in match.seats.all() if s.user_id in by_user}
 
 
 def match_position(match_id: int, user, ply: int, flip: bool = False) -> dict:
-    """The board after `ply` moves as the viewer sees it (replay)."""
+    """The board after `ply` moves as the viewer sees it (replay): perfect-information games only,
+    since an earlier position of a hidden-information game would need its hidden state of then."""
     match = match_selectors.get_match(match_id)
+    rules = games.get_game(match.game)
+    if rules.has_hidden_information:
+        raise games.GameError("replay is not offered in games with hidden information")
     seat = match_selectors.viewer_seat(match, user)
-    position = match_page_parts.position_at(match, seat, min(ply, match.ply), flip)
-    return {"ply": position["ply"], "board_svg": position["board_svg"], "last_move": position["last_move"]}
+    notations = list(match.moves.order_by("ply").values_list("notation", flat=True)[:max(0, min(ply, match.ply))])
+    state = rules.replay(players=match.players, seed=match.seed, options=match.options, moves=notations)
+    pictured = match_page_parts.board(state, seat, match.game, flip)
+    return {"ply": len(notations), "board_svg": pictured["board_svg"], "last_move": pictured["last_move"]}
 
 
 def offer_declined_now(match_id: int, user) -> str:
     """After an offer: '' while it stands, else who declined it at once (an engine)."""
     match = match_selectors.get_match(match_id)
     seat = match_selectors.viewer_seat(match, user)
-    declined = match_page_parts.declined_offer(match, user, seat)
+    declined = declined_offer(match, user, seat)
     if declined is None or MatchSeat.objects.filter(match=match, seat=seat).exclude(offer="").exists():
         return ""
-    return f"{player_label(declined['by'])} declined your {declined['offer']} offer."
+    return f"{declined['by']} declined your {declined['offer']} offer."
 
 
 def rematch_started(match_id: int, user) -> int | None:
