@@ -83,16 +83,19 @@ def _turn(root: ET.Element) -> None:
         text.set("transform", f"rotate(180 {x:.1f} {y - size * 0.35:.1f})")
 
 
-def marked_board(svg_text: str, *, last_move: str | None = None, captured=(), turned: bool = False) -> str:
-    """`svg_text` with the last move and captures marked, turned if asked."""
+def marked_board(svg_text: str, *, last_move: str | None = None, captured=(), turned: bool = False,
+                 moved_to: str | None = None) -> str:
+    """`svg_text` with the last move and captures marked, turned if asked. `moved_to` names the
+    cell a piece reached when the move itself names none (a bare direction)."""
     root = ET.fromstring(svg_text)
     cells = _cells(root)
     overlay = []
-    path = move_cells(last_move, cells)
+    path = move_cells(last_move, cells) or ([moved_to] if moved_to in cells else [])
     for name in path:
         _add_class(cells[name], "last-move")
     direction = DIRECTION.search((last_move or "").strip())
-    if path and direction and path[-1] == CELL_TOKEN.findall(last_move)[-1]:
+    tokens = CELL_TOKEN.findall(last_move or "")
+    if path and direction and tokens and path[-1] == tokens[-1]:
         overlay.append(_arrow(*_box(cells[path[-1]]), direction.group(1)))
     for name in captured:
         if name in cells:

@@ -40,9 +40,23 @@ def board(state: games.State, seat: int | None, game: str, flip: bool = False) -
     last = view.get("last_move") if isinstance(view, dict) else None
     is_turned = turned(game, seat) != flip
     svg = marked_board(state.render_svg(seat), last_move=last if isinstance(last, str) else None,
-                       captured=view.get("last_captured") or (), turned=is_turned)
+                       captured=view.get("last_captured") or (), turned=is_turned,
+                       moved_to=_moved_piece(game, view) if last in BARE_DIRECTIONS else None)
     return {"board_svg": svg, "turned": is_turned, "last_move": last if isinstance(last, str) else None,
             "captures": view.get("captures")}
+
+
+BARE_DIRECTIONS = {"N", "E", "S", "W", "U", "R", "D", "L"}     # Pearl Yard's and Pearl Maze's moves
+
+
+def _moved_piece(game: str, view: dict) -> str | None:
+    """Where the piece that made a bare-direction move stands (Pearl Maze's black pearl; in Pearl
+    Yard, Police moves on odd plies and Thief on even ones)."""
+    if game == "pearl-maze":
+        return view.get("black")
+    if game == "pearl-yard" and view.get("ply"):
+        return view.get(("police", "thief")[(view["ply"] - 1) % 2])
+    return None
 
 
 def seat_sides(game: str, seats: list, captures) -> dict[int, dict]:

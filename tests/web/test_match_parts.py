@@ -45,6 +45,16 @@ def test_marks_on_the_board_and_the_turned_picture():
     assert 'class="last-arrow"' in arrow and "turned" not in marked_board(five.render_svg(0))
 
 
+def test_a_bare_direction_marks_the_piece_that_moved():
+    from web.match_page import board
+
+    yard = games.get_game("pearl-yard").new_state(seed=1).play("N")
+    root = ET.fromstring(board(yard, 0, "pearl-yard")["board_svg"])
+    assert [el.get("data-cell") for el in root.iter() if el.get("class") == "last-move"] == ["e8"]
+    passed = ET.fromstring(board(yard.play("pass"), 0, "pearl-yard")["board_svg"])
+    assert not [el for el in passed.iter() if el.get("class") == "last-move"]
+
+
 def test_replay_positions_and_their_refusals(login, alice):
     client = login(alice)
     pk = _engine_match(client)
