@@ -40,10 +40,11 @@ async function post(form, body, near = form) {
   if (!answer.ok) {
     enable(form);
     showError(errorBox(near), answer.message);
-  } else if (answer.message) {
-    say(answer.message);
   }
   await refresh(false);
+  // The action's own note (e.g. an offer an engine declined at once) beside what the update said.
+  const note = $("#live-note").textContent;
+  if (answer.ok && answer.message && !note.includes(answer.message)) say(`${answer.message} ${note}`.trim());
 }
 
 function enable(form) {
