@@ -26,13 +26,15 @@ run: install
 test: install chromium
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# The browser tests drive Debian's Chromium (Playwright's own browser downloads are not used);
-# the IPA Gothic font draws the Japanese piece labels in screenshots.
+# The browser tests drive Debian's Chromium (Playwright's own browser downloads are not used).
+# Piece labels are drawn as paths (games/glyphs.py); IPA Gothic draws the Japanese words of the
+# rules pages in screenshots, and is installed whether or not Chromium already was.
 CHROMIUM ?= /usr/bin/chromium
 chromium:
-	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium fonts-ipafont-gothic; }
+	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium; }
+	@test -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf || { apt-get update -qq && apt-get install -y -qq fonts-ipafont-gothic; }
 
-# PNGs of the lobby, a match page of every game (desktop and phone width), a clocked match, a rules
+# PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
 # page and a player page with its rating chart, in var/screenshots/.
 screenshots: install chromium
 	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py

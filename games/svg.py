@@ -4,6 +4,8 @@ from __future__ import annotations
 from html import escape
 from typing import Callable, Mapping, NamedTuple
 
+from .glyphs import GLYPH_EM, GLYPH_PATHS
+
 
 class Disc(NamedTuple):
     """A round piece: fill colour, outline colour, optional short label drawn on it."""
@@ -23,7 +25,12 @@ def document(width: float, height: float, body: list[str], title: str = "") -> s
 
 def disc(cx: float, cy: float, r: float, piece: Disc) -> list[str]:
     out = [f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{piece.fill}" stroke="{piece.stroke}"/>']
-    if piece.label:
+    if piece.label in GLYPH_PATHS:
+        # Drawn as an outline, so that the label needs no font on the viewer's machine.
+        out.append(f'<path d="{GLYPH_PATHS[piece.label]}" fill="{piece.label_fill}" '
+                   f'transform="translate({cx:g} {cy:g}) scale({r * 1.15 / GLYPH_EM:.5f})">'
+                   f'<title>{escape(piece.label)}</title></path>')
+    elif piece.label:
         out.append(f'<text x="{cx:g}" y="{cy + r * 0.35:g}" font-size="{r:g}" text-anchor="middle" '
                    f'font-family="sans-serif" fill="{piece.label_fill}">{escape(piece.label)}</text>')
     return out
@@ -63,11 +70,11 @@ def square_board(files: int, ranks: int, pieces: Mapping[tuple[int, int], Disc],
             body.append(f'<line x1="{x0:g}" y1="{y0:g}" x2="{x1:g}" y2="{y0:g}" stroke="#7a6a48"/>')
     for x in range(files):
         cx, _ = centre(x, 0)
-        body.append(f'<text x="{cx:g}" y="{height - margin / 3:g}" font-size="{cell / 3:g}" '
+        body.append(f'<text x="{cx:g}" y="{height - margin / 3:g}" font-size="{cell / 2:g}" '
                     f'text-anchor="middle" font-family="sans-serif">{file_names[x]}</text>')
     for y in range(ranks):
         _, cy = centre(0, y)
-        body.append(f'<text x="{margin / 2:g}" y="{cy + cell / 8:g}" font-size="{cell / 3:g}" '
+        body.append(f'<text x="{margin / 2:g}" y="{cy + cell / 8:g}" font-size="{cell / 2:g}" '
                     f'text-anchor="middle" font-family="sans-serif">{y + 1}</text>')
     for (x, y), piece in sorted(pieces.items()):
         cx, cy = centre(x, y)

@@ -57,7 +57,7 @@ def evaluation_chart(results: list[dict], names: dict[int, str]) -> str:
         body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for ply, value, row in points:
             tip = f"ply {ply} ({names.get(row['seat'], row['seat'])}): {row['played']}, engine: {row['best']}, {value:+.2f}"
-            body.append(f'<circle cx="{x(ply):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}">'
+            body.append(f'<circle cx="{x(ply):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}" data-ply="{ply}">'
                         f'<title>{escape(tip)}</title></circle>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
             f'aria-labelledby="chart-title" class="chart"><title id="chart-title">{escape(title)}</title>'
@@ -71,10 +71,12 @@ def _nice_step(rough: float) -> float:
 
 
 def rating_chart(points: list[dict], *, chart_id: str, title: str, first_number: int = 1,
-                 most_circles: int = 120) -> str:
+                 most_circles: int = 120, band_below: float | None = None) -> str:
     """A rating's history (`matches.selectors.players.rating_point`s, oldest first): the rating
     after each rated game, from where it stood before the first, in a band of ± one deviation.
-    `first_number` is the number of the first game shown (earlier ones may be left out)."""
+    `first_number` is the number of the first game shown (earlier ones may be left out). With
+    `band_below`, the band starts where the deviation first falls under it (a provisional
+    rating's band would cover the whole plot)."""
     if not points:
         return ""
     start = first_number - 1
@@ -98,9 +100,15 @@ def rating_chart(points: list[dict], *, chart_id: str, title: str, first_number:
         body.append(f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick}</text>')
     for number in sorted({start, last, *range(start, last + 1, max(1, (last - start) // 8))}):
         body.append(f'<text x="{x(number):.1f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="11">{number}</text>')
-    band = [f"{x(n):.1f},{y(r + d):.1f}" for n, r, d, _ in series]
-    band += [f"{x(n):.1f},{y(r - d):.1f}" for n, r, d, _ in reversed(series)]
-    body.append(f'<polygon points="{" ".join(band)}" fill="{SEAT_COLOURS[0]}" fill-opacity="0.12" stroke="none"/>')
+    banded = series
+    if band_below is not None:
+        first = next((i for i, (_, _, d, _) in enumerate(series) if d < band_below), len(series))
+        banded = series[first:]
+    if banded:
+        band = [f"{x(n):.1f},{y(r + d):.1f}" for n, r, d, _ in banded]
+        band += [f"{x(n):.1f},{y(r - d):.1f}" for n, r, d, _ in reversed(banded)]
+        body.append(f'<polygon points="{" ".join(band)}" class="deviation-band" fill="{SEAT_COLOURS[0]}" '
+                    f'fill-opacity="0.12" stroke="none"/>')
     line = " ".join(f"{x(n):.1f},{y(r):.1f}" for n, r, _, _ in series)
     body.append(f'<polyline points="{line}" fill="none" stroke="{SEAT_COLOURS[0]}" stroke-width="2"/>')
     if len(points) <= most_circles:

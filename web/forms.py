@@ -69,7 +69,7 @@ class ChallengeForm(forms.Form):
     players = forms.IntegerField(min_value=1, max_value=MAX_OPPONENTS + 1, required=False,
                                  help_text="Seats in all, for games that take several.")
     opponent = forms.ChoiceField(choices=OPPONENT_KINDS, initial="engine", widget=forms.RadioSelect)
-    level = forms.ChoiceField(choices=[(lv, lv) for lv in LEVELS], initial="random", required=False,
+    level = forms.ChoiceField(choices=[(lv, lv) for lv in LEVELS], initial="easy", required=False,
                               label="Engine level")
     usernames = forms.CharField(max_length=1200, required=False, label="Usernames",
                                 help_text="Comma-separated, one per other seat (ai:<level> seats an engine).")
@@ -153,6 +153,16 @@ def option_value(spec: dict, text: str):
     return text
 
 
+# Words that option values shorten; the value sent stays the API's.
+_WORDS = {"ortho": "orthogonal", "orth": "orthogonal", "diag": "diagonal"}
+
+
+def choice_label(value: str) -> str:
+    """How an option's value reads in the form: 'ortho_diag' → 'orthogonal and diagonal'."""
+    words = [_WORDS.get(w, w) for w in value.split("_")]
+    return " and ".join(words) if all(w in _WORDS.values() for w in words) and len(words) > 1 else " ".join(words)
+
+
 def option_inputs(entry: dict) -> list[dict]:
     """How each option of a catalogue entry (`describe()`) is asked for: a select when it has only
     choices, a number box for a plain range, a text box (with the admitted values named) otherwise."""
@@ -165,6 +175,6 @@ def option_inputs(entry: dict) -> list[dict]:
         hint = ", ".join([*choices, *([f"{spec['min']}–{spec['max']}"] if has_range else []), *([off] if off else [])])
         inputs.append({"name": name, "field": option_field_name(entry["slug"], name),
                        "label": name.replace("_", " "), "doc": spec["doc"], "kind": kind,
-                       "choices": choices, "default": _text(spec["default"]), "hint": hint,
+                       "choices": choices, "choice_labels": [(c, choice_label(c)) for c in choices], "default": _text(spec["default"]), "hint": hint,
                        "min": spec.get("min"), "max": spec.get("max")})
     return inputs

@@ -11,9 +11,11 @@ from django.conf import settings
 import games
 from matches.models import (
     Analysis,
+    Event,
     LadderEntry,
     Match,
     MatchSeat,
+    RatingChange,
     Tournament,
     TournamentEntry,
 )
@@ -25,6 +27,9 @@ from matches.selectors import matches as match_selectors
 from matches.selectors import players as player_selectors
 from matches.selectors import tournaments as tournament_selectors
 from matches.selectors.analysis import analysis_payload
+
+from . import eleusis
+from . import match_page as match_page_parts
 
 RECENT_FINISHED = 10
 LOBBY_EVENTS = 10
@@ -149,6 +154,14 @@ def time_control_text(time_control: dict | None) -> str:
     return f"{_days(time_control['days'])} a move"
 
 
+def low_clock_seconds(time_control: dict | None) -> int:
+    """When a running clock shows as low: under a quarter of a turn's time, at most a day."""
+    if not time_control:
+        return 86400
+    turn_days = time_control["days"] if time_control["kind"] != "fischer" else time_control["max_days"]
+    return min(86400, turn_days * 86400 // 4)
+
+
 def visible_analysis(match: Match, user) -> dict | None:
     """The newest analysis of the match the viewer may read (`capabilities.readable_analyses`: one
     of a hidden-information game is its requester's alone), preferring a finished one."""
@@ -157,8 +170,9 @@ def visible_analysis(match: Match, user) -> dict | None:
     return analysis_payload(chosen) if chosen else None
 
 
-def match_page(match_id: int, user) -> dict:
-    """Everything the match page shows, as this viewer may see it."""
+def match_page(match_id: int, user, flip: bool = False) -> dict:
+    """Everything the match page shows, as this viewer may see it (`flip`: the board turned the
+    other way round from the viewer's default)."""
     match = match_selectors.get_match(match_id)
     seats = match_selectors.seats_of(match)
     state = match_selectors.match_state(match)
@@ -168,30 +182,94 @@ def match_page(match_id: int, user) -> dict:
     names = {s.seat: player_label(s.player_name) for s in seats}
     active = match.status == "active"
     analysis = visible_analysis(match, user)
+    if analysis:
+        for row in analysis["summary"]["seats"]:
+            row["name"] = names.get(row["seat"], "")
     clocks = {c["seat"]: {**c, "text": clock_text(c["remaining"])} for c in detail["clocks"] or []}
     allowed = {name: c["allowed"] for name, c in detail["capabilities"].items()}
     offers = [{**o, "name": names[o["seat"]], "mine": o["seat"] == seat,
                "can_accept": allowed[f"accept_{o['kind']}"], "can_decline": allowed[f"decline_{o['kind']}"],
                "can_withdraw": allowed[f"withdraw_{o['kind']}"]} for o in detail["offers"]]
+    pictured = match_page_parts.board(state, seat, match.game, flip)
+    sides = match_page_parts.seat_sides(match.game, seats, pictured["captures"])
+    changes = rating_changes(match) if not active else {}
+    marks = match_page_parts.move_marks(analysis)
     return {
         "match": detail, "rules": rules, "title": rules.title, "seat": seat,
-        "names": names,
+        "names": names, "flip": flip,
+        "my_side": sides[seat]["side"] if seat is not None else None,
         "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": active and s.seat == match.to_move,
                        "username": s.user.username if s.user_id else None, "clock": clocks.get(s.seat),
-                       "offers": [o["kind"] for o in offers if o["seat"] == s.seat]} for s in seats],
+                       "offers": [o["kind"] for o in offers if o["seat"] == s.seat], **sides[s.seat],
+                       "rating_change": changes.get(s.seat)} for s in seats],
         "time_control": time_control_text(detail["time_control"]),
+        "low_seconds": low_clock_seconds(detail["time_control"]),
         "to_move_name": names.get(match.to_move) if match.to_move is not None else None,
         "my_turn": seat is not None and active and match.to_move == seat,
-        "board_svg": state.render_svg(seat), "board_text": state.render_text(seat),
-        "moves": [{**m, "name": names.get(m["seat"], "")} for m in match_selectors.match_moves(match)],
+        **pictured, "board_text": state.render_text(seat),
+        "replay": not rules.has_hidden_information,
+        "table": eleusis.table(state.view(seat), names) if match.game == "new-eleusis" else None,
+        "moves": [{**m, "name": names.get(m["seat"], ""), "mark": marks.get(m["ply"])}
+                  for m in match_selectors.match_moves(match)],
         "offers": offers,
         "my_offers": [o["kind"] for o in offers if o["mine"]],
         "their_offers": [o["kind"] for o in offers if not o["mine"]],
+        "declined": declined_offer(match, user, seat),
         "result_text": _result_text(detail["result"], names, match.status),
-        "capabilities": detail["capabilities"],
+        "capabilities": match_page_parts.capabilities(allowed),
         "analysis": analysis,
         "version": page_version(match, seats, analysis),
     }
+
+
+def declined_offer(match: Match, user, seat: int | None) -> dict | None:
+    """The viewer's own offer declined since the turn began (the page tells them, once they look)."""
+    if seat is None or not user.is_authenticated or match.status != Match.Status.ACTIVE:
+        return None
+    event = (Event.objects.filter(user=user, kind=Event.Kind.OFFER_DECLINED, payload__match=match.pk)
+             .order_by("-id").first())
+    if event is None or (match.turn_started_at and event.created_at < match.turn_started_at):
+        return None
+    return {"offer": event.payload.get("offer"), "by": player_label(event.payload.get("by"))}
+
+
+def rating_changes(match: Match) -> dict[int, int]:
+    """Seat → rounded rating change of a rated, finished match."""
+    if not match.rated:
+        return {}
+    by_user = {c.rating.user_id: round(c.rating_after - c.rating_before)
+               for c in RatingChange.objects.filter(match=match).select_related("rating")}
+    return {s.seat: by_user[s.user_id] for s in match.seats.all() if s.user_id in by_user}
+
+
+def match_position(match_id: int, user, ply: int, flip: bool = False) -> dict:
+    """The board after `ply` moves as the viewer sees it (replay): perfect-information games only,
+    since an earlier position of a hidden-information game would need its hidden state of then."""
+    match = match_selectors.get_match(match_id)
+    rules = games.get_game(match.game)
+    if rules.has_hidden_information:
+        raise games.GameError("replay is not offered in games with hidden information")
+    seat = match_selectors.viewer_seat(match, user)
+    notations = list(match.moves.order_by("ply").values_list("notation", flat=True)[:max(0, min(ply, match.ply))])
+    state = rules.replay(players=match.players, seed=match.seed, options=match.options, moves=notations)
+    pictured = match_page_parts.board(state, seat, match.game, flip)
+    return {"ply": len(notations), "board_svg": pictured["board_svg"], "last_move": pictured["last_move"]}
+
+
+def offer_declined_now(match_id: int, user) -> str:
+    """After an offer: '' while it stands, else who declined it at once (an engine)."""
+    match = match_selectors.get_match(match_id)
+    seat = match_selectors.viewer_seat(match, user)
+    declined = declined_offer(match, user, seat)
+    if declined is None or MatchSeat.objects.filter(match=match, seat=seat).exclude(offer="").exists():
+        return ""
+    return f"{declined['by']} declined your {declined['offer']} offer."
+
+
+def rematch_started(match_id: int, user) -> int | None:
+    """The id of the rematch of `match_id` already under way with `user` seated, if any."""
+    return (Match.objects.filter(challenge__rematch_of_id=match_id, seats__user=user)
+            .order_by("-id").values_list("pk", flat=True).first())
 
 
 def page_version(match: Match, seats, analysis: dict | None) -> str:
@@ -244,6 +322,7 @@ def rating_histories(username: str, ratings: list[dict]) -> list[dict]:
         for point in points:
             point["change"] = round(point["rating_after"] - point["rating_before"])
         out.append({**rating, "key": str(key), "title": rating_title(key.game, key.variant), "points": points,
+                    "band_below": PROVISIONAL_DEVIATION[system_for(key.game)],
                     "first_number": max(1, rating["games"] - len(points) + 1)})
     return out
 

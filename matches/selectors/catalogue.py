@@ -1,6 +1,8 @@
 """The game catalogue and the rules documents (docs/rules/, one per game family)."""
 from __future__ import annotations
 
+import re
+
 import markdown
 from django.conf import settings
 from django.urls import reverse
@@ -38,8 +40,30 @@ def rules_document(slug: str) -> tuple[str, str]:
     return rules.title, (settings.BASE_DIR / rules.rules_page).read_text(encoding="utf-8")
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
+
+
+def _lists_apart(text: str) -> str:
+    """A blank line before each list that follows a paragraph line directly, and indents doubled
+    (nested lists by two spaces): the documents are written so, as GitHub renders them, where
+    Python-Markdown would join a list to its paragraph and flatten nesting."""
+    out, fenced, previous = [], False, ""
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif (not fenced and _LIST_ITEM.match(line) and previous.strip() and not previous.startswith((" ", "#"))
+              and not _LIST_ITEM.match(previous) and not previous.lstrip().startswith("|")):
+            out.append("")
+        in_list = _LIST_ITEM.match(previous) or previous.startswith("  ")
+        if not fenced and line.startswith("  ") and line.strip() and in_list:
+            line = line[:len(line) - len(line.lstrip(" "))] + line
+        out.append(line)
+        previous = line
+    return "\n".join(out)
+
+
 def rules_html(text: str) -> tuple[str, list[dict]]:
     """A rules document's Markdown as HTML, with its headings (the `toc` extension's tree: each
     {level, id, name, children}); the API's HTML form and the web page both use this."""
     converter = markdown.Markdown(extensions=RULES_MARKDOWN_EXTENSIONS)
-    return converter.convert(text), converter.toc_tokens
+    return converter.convert(_lists_apart(text)), converter.toc_tokens

@@ -175,14 +175,16 @@ def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice, car
     truth = match.state
     seat = match.seats.get(user=alice).seat
     mine = [card_text(k) for k in truth["hands"][seat]]
-    expect(page.locator("#region-board")).to_contain_text("your hand: " + " ".join(mine))
+    assert page.locator("#region-board .hand input[name=card]").evaluate_all(
+        "boxes => boxes.map(b => b.value)") == mine
     expect(page.locator("#region-play")).to_contain_text("Your move")
     expect(page.locator(".seat-clock.running")).to_have_count(1)          # the page's clocks, engines have none
     _mark_document(page)
 
-    choice = page.locator("#move-choice option").nth(1).get_attribute("value")
-    page.get_by_label(re.compile("^Legal moves")).select_option(choice)
-    page.get_by_role("button", name="Play", exact=True).click()
+    # A card picked from the hand, played with the hand's own button.
+    card = next(m for m in legal_moves_for(match, seat) if re.fullmatch(r"play \S+", m)).split()[1]
+    page.locator(f".hand input[value='{card}']").first.check()
+    page.locator(".hand").get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#live-note")).to_contain_text("Updated")
     expect(page.locator("#move-list li").first).to_be_visible()
     assert _same_document(page)

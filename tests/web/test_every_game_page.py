@@ -50,7 +50,12 @@ def _fits_the_screen(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+def _board(page, slug: str):
+    return page.locator(".eleusis .mainline" if slug == "new-eleusis" else "#board svg")
+
+
 def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
+    """Desktop, phone and dark screenshots of every game's page."""
     page = new_page()
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("alice")
@@ -59,8 +64,9 @@ def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
     for slug in sorted(games.GAMES):
         pk = _engine_match(alice, slug, moves=3)
         page.set_viewport_size({"width": 1100, "height": 900})
+        page.emulate_media(color_scheme="light")
         page.goto(f"/matches/{pk}/")
-        expect(page.locator("#board svg")).to_be_visible()
+        expect(_board(page, slug)).to_be_visible()
         expect(page.get_by_role("heading", level=1)).to_contain_text(games.get_game(slug).title)
         match = get_match(pk)
         if match.status == "active" and match.to_move == viewer_seat(match, alice):
@@ -70,6 +76,10 @@ def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
         page.screenshot(path=str(shots / f"match-{slug}.png"), full_page=True)
         page.set_viewport_size(PHONE)
         assert _fits_the_screen(page), f"{slug}: the match page is wider than a phone"
+        page.screenshot(path=str(shots / f"match-{slug}-phone.png"), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        page.screenshot(path=str(shots / f"match-{slug}-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
     page.set_viewport_size({"width": 1100, "height": 900})
     page.goto("/")
     expect(page.get_by_role("heading", name="Your games")).to_be_visible()

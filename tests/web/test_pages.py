@@ -179,7 +179,7 @@ def test_a_refused_move_answers_the_script_with_its_code(login, alice):
     assert response.status_code == 409 and response.json()["code"] == "stale_ply"
     assert Match.objects.get(pk=pk).ply == 0
     ok = client.post(f"/matches/{pk}/move/", {"pick": "e1-e5", "choice": "a1-a2"}, HTTP_ACCEPT="application/json")
-    assert ok.json() == {"ok": True, "message": "Played e1-e5."}
+    assert ok.json() == {"ok": True, "message": "Played e1-e5.", "redirect": f"/matches/{pk}/"}
 
 
 def test_spectators_and_strangers(client, login, alice, carol):

@@ -58,7 +58,8 @@ def action(redirect_to):
                 messages.error(request, message)
             else:
                 if wants_json(request):
-                    return JsonResponse({"ok": True, "message": note or ""})
+                    return JsonResponse({"ok": True, "message": note or "",
+                                         "redirect": redirect_to(request, **kwargs)})
                 if note:
                     messages.success(request, note)
             return redirect(redirect_to(request, **kwargs))

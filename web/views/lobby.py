@@ -15,10 +15,12 @@ from web.forms import ChallengeForm, option_inputs
 
 from .base import REFUSALS, action, refusal
 
+DEFAULT_GAME = "hasami-shogi"          # the classic most newcomers know
+
 
 def _lobby(request: HttpRequest, form: ChallengeForm, status: int = 200) -> HttpResponse:
     entries = selectors.games_catalogue()
-    chosen = form["game"].value() or request.GET.get("game") or entries[0]["slug"]
+    chosen = form["game"].value() or request.GET.get("game") or DEFAULT_GAME
     context = {
         "games": selectors.my_games(request.user), "challenges": selectors.lobby_challenges(request.user),
         "events": selectors.lobby_events(request.user),

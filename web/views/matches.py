@@ -13,19 +13,23 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from matches.services import analysis, offers, play, results
-from web import selectors
+from matches.services import analysis, challenges, offers, play, results
+from web import eleusis, selectors
 from web.chart import evaluation_chart
 
-from .base import REFUSALS, action, page_not_found
+from .base import REFUSALS, action, page_not_found, refusal
 
 REGIONS = ("status", "board", "moves", "play", "analysis")
 POLL_INTERVAL = 0.5
 
 
-def _page(pk: int, user) -> dict | None:
+def _flip(request: HttpRequest) -> bool:
+    return request.GET.get("flip") == "1"
+
+
+def _page(pk: int, user, flip: bool = False) -> dict | None:
     try:
-        page = selectors.match_page(pk, user)
+        page = selectors.match_page(pk, user, flip)
     except REFUSALS:
         return None
     page["analysis_levels"] = analysis.ANALYSIS_LEVELS
@@ -37,10 +41,25 @@ def _page(pk: int, user) -> dict | None:
 @never_cache
 @require_GET
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    page = _page(pk, request.user)
+    page = _page(pk, request.user, _flip(request))
     if page is None:
         return page_not_found(request, f"There is no match {pk}.")
     return render(request, "web/match.html", page)
+
+
+@never_cache
+@require_GET
+def match_position(request: HttpRequest, pk: int) -> JsonResponse:
+    """`?ply=N`: the board after N moves, for replay (as the viewer sees it; `flip=1` turned)."""
+    ply = request.GET.get("ply", "")
+    if not ply.isdigit() or len(ply) > 6:
+        return JsonResponse({"code": "invalid_input", "message": "ply must be a whole number"}, status=400)
+    try:
+        position = selectors.match_position(pk, request.user, int(ply), _flip(request))
+    except REFUSALS as exc:
+        code, message, status = refusal(exc)
+        return JsonResponse({"code": code, "message": message}, status=status)
+    return JsonResponse(position)
 
 
 def _regions(request: HttpRequest, page: dict) -> dict[str, str]:
@@ -63,10 +82,11 @@ def match_live(request: HttpRequest, pk: int) -> JsonResponse:
         return JsonResponse({"code": "match_not_found", "message": f"no match {pk}"}, status=404)
     if version == known:
         return JsonResponse({"changed": False, "version": known})
-    page = _page(pk, request.user)
+    page = _page(pk, request.user, _flip(request))
     match = page["match"]
     return JsonResponse({"changed": True, "version": page["version"], "ply": match["ply"],
                          "status": match["status"], "legal_moves": match["legal_moves"],
+                         "my_turn": page["my_turn"], "title": page["title"],
                          "regions": _regions(request, page)})
 
 
@@ -76,8 +96,12 @@ def _to_match(request, pk: int) -> str:
 
 @action(_to_match)
 def match_move(request: HttpRequest, pk: int) -> str:
-    # A clicked move (a button or the board), else the typed text, else the list's choice.
+    # A clicked move (a button or the board), else the typed text, else the list's choice, else
+    # picked cards (New Eleusis: in the order picked, else the hand's).
     move = next((text for text in (request.POST.get(k, "").strip() for k in ("pick", "move", "choice")) if text), "")
+    cards = request.POST.get("cards_order", "").split() or request.POST.getlist("card")
+    if not move and cards:
+        move = eleusis.compose_play(cards, request.POST.get("declare", ""))
     ply = request.POST.get("ply", "")
     played = play.move_submit(match_id=pk, user=request.user, move=move,
                               ply=int(ply) if ply.isdigit() else None)
@@ -100,6 +124,8 @@ def match_abort(request: HttpRequest, pk: int) -> str:
 def match_draw(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
     offers.match_draw(match_id=pk, user=request.user, action=verb)
+    if verb == "offer" and (declined := selectors.offer_declined_now(pk, request.user)):
+        return declined
     return {"offer": "Draw offered.", "accept": "Draw agreed.", "decline": "Draw declined.",
             "withdraw": "Draw offer withdrawn."}.get(verb, "")
 
@@ -108,6 +134,8 @@ def match_draw(request: HttpRequest, pk: int) -> str:
 def match_takeback(request: HttpRequest, pk: int) -> str:
     verb = request.POST.get("action", "offer")
     offers.match_takeback(match_id=pk, user=request.user, action=verb)
+    if verb == "offer" and (declined := selectors.offer_declined_now(pk, request.user)):
+        return declined
     return {"offer": "Takeback asked.", "accept": "Takeback agreed.", "decline": "Takeback declined.",
             "withdraw": "Takeback request withdrawn."}.get(verb, "")
 
@@ -116,3 +144,17 @@ def match_takeback(request: HttpRequest, pk: int) -> str:
 def match_analysis(request: HttpRequest, pk: int) -> str:
     analysis.analysis_request(match_id=pk, user=request.user, level=request.POST.get("level", "medium"))
     return "Analysis requested: the chart appears here when it is done."
+
+
+def _to_rematch(request: HttpRequest, pk: int) -> str:
+    """The new match once it started (every opponent an engine, or their rematch accepted), else back."""
+    started = selectors.rematch_started(pk, request.user)
+    return reverse("web:match", kwargs={"pk": started}) if started else _to_match(request, pk)
+
+
+@action(_to_rematch)
+def match_rematch(request: HttpRequest, pk: int) -> str:
+    challenge = challenges.challenge_rematch(match_id=pk, user=request.user)
+    if challenge.match_id:
+        return "Rematch started."
+    return "Rematch asked: the other players find it in their lobby."

@@ -28,10 +28,23 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         return page_not_found(request, f"There is no game {slug!r}.")
     body, headings = catalogue.rules_html(text)
     sections = headings[0]["children"] if len(headings) == 1 else headings
+    own = rules_library.GAMES[slug].title
     return render(request, "web/rules.html", {"title": title, "slug": slug, "body": body, "sections": sections,
+                                              "own_title": own, "own_section": _section_of(sections, own),
                                               "family": [g for s, g in sorted(rules_library.GAMES.items())
                                                          if g.rules_page == rules_library.GAMES[slug].rules_page
                                                          and s != slug]})
+
+
+def _section_of(sections: list[dict], title: str) -> str | None:
+    """The id of the section about `title` in a family's document (the page opens there)."""
+    for section in sections:
+        if title.lower() in section["name"].lower():
+            return section["id"]
+        found = _section_of(section.get("children", []), title)
+        if found:
+            return found
+    return None
 
 
 @require_GET
@@ -53,7 +66,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     ratings = selectors.rating_histories(username, profile["ratings"])
     for i, rating in enumerate(ratings):
         rating["chart"] = rating_chart(rating["points"], chart_id=f"rating-chart-{i}", first_number=rating["first_number"],
+                                       band_below=rating["band_below"],
                                        title=f"{username}'s {rating['title']} rating after each rated game, "
-                                             "with a band of one deviation either side")
+                                             "with a band of one deviation either side once established")
     return render(request, "web/player.html", {"profile": profile, "ratings": ratings,
                                                "recent": selectors.player_matches(username)})

@@ -1,6 +1,7 @@
 // Countdowns, each second: every <time class="countdown" datetime="..."> shows the time left until
 // then; every running seat clock (<span class="seat-clock" data-running data-remaining="seconds">)
-// counts down from the seconds the server gave when the element arrived (no clock skew).
+// counts down from the seconds the server gave when the element arrived (no clock skew), and
+// turns "low" under its data-low seconds.
 const arrived = new WeakMap();
 
 function clockText(seconds) {
@@ -21,7 +22,8 @@ function tick() {
     if (!arrived.has(el)) arrived.set(el, since);
     const left = Number(el.dataset.remaining) - (since - arrived.get(el)) / 1000;
     el.querySelector(".clock-text").textContent = clockText(left);
-    el.classList.toggle("low", left < 86400);
+    // Low: under a quarter of a turn's time (at most a day), so a 1-day clock is not red at once.
+    el.classList.toggle("low", left < Number(el.dataset.low || 86400));
   }
 }
 

@@ -2,21 +2,25 @@
 // /matches/<id>/live/ swaps in the page's parts whenever the match changes (an opponent's or an
 // engine's move, an offer, a result, an analysis). Without JavaScript the forms still work.
 import { BoardPicker } from "./board.js";
+import { Replay, announceTurn, clearArrows, drawArrows, errorBox, showError, wireHand } from "./match_view.js";
 
 const root = document.getElementById("match");
 const liveUrl = root.dataset.liveUrl;
+const flip = new URLSearchParams(location.search).get("flip") === "1";
 let version = root.dataset.version;
 let picker = null;
+let replay = null;
 
 const $ = (selector) => root.querySelector(selector);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-function say(text, isError = false) {
-  const target = (isError && $("#move-error")) || $("#live-note");
-  target.textContent = text;
+function say(text) {
+  $("#live-note").textContent = text;
 }
 
-async function post(form, body) {
+// A refusal is shown beside what caused it (`near`: the form, or the board) and the form's
+// buttons work again; an accepted action's note goes to the live note.
+async function post(form, body, near = form) {
   let answer;
   try {
     // getAttribute: a control named "action" (the offer buttons) shadows form.action.
@@ -25,11 +29,26 @@ async function post(form, body) {
     });
     answer = await response.json();
   } catch (error) {
-    say("The server did not answer; try again.", true);
+    enable(form);
+    showError(errorBox(near), "The server did not answer; try again.");
     return;
   }
-  if (!answer.ok) say(answer.message, true);
+  if (answer.ok && answer.redirect && answer.redirect !== location.pathname) {
+    location.assign(answer.redirect);
+    return;
+  }
+  if (!answer.ok) {
+    enable(form);
+    showError(errorBox(near), answer.message);
+  }
   await refresh(false);
+  // The action's own note (e.g. an offer an engine declined at once) beside what the update said.
+  const note = $("#live-note").textContent;
+  if (answer.ok && answer.message && !note.includes(answer.message)) say(`${answer.message} ${note}`.trim());
+}
+
+function enable(form) {
+  for (const button of form.querySelectorAll("button")) button.disabled = false;
 }
 
 function wireForms() {
@@ -41,6 +60,8 @@ function wireForms() {
       // (the offer forms' Accept, Decline and Withdraw differ only by it).
       const body = new FormData(form, event.submitter);
       for (const button of form.querySelectorAll("button")) button.disabled = true;
+      const box = errorBox(form);
+      if (box) box.textContent = "";
       post(form, body);
     });
   }
@@ -50,7 +71,11 @@ function showChoices(moves) {
   const box = $("#move-choices");
   if (!box) return;
   box.replaceChildren();
+  const svg = $("#board svg");
+  clearArrows(svg);
   if (!moves.length) return;
+  // Moves that differ only by a direction: arrows on the board, from the picked cell.
+  if (picker?.picked.length) drawArrows(svg, picker.picked.at(-1), moves, playMove);
   const label = document.createElement("span");
   label.textContent = "Which move? ";
   box.append(label);
@@ -62,7 +87,7 @@ function showChoices(moves) {
     button.addEventListener("click", () => playMove(move));
     box.append(button);
   }
-  box.querySelector("button").focus();
+  box.querySelector("button").focus({ preventScroll: true });
 }
 
 function playMove(move) {
@@ -70,7 +95,8 @@ function playMove(move) {
   if (!form) return;
   const body = new FormData(form);
   body.set("pick", move);
-  post(form, body);
+  $("#board-error").textContent = "";
+  post(form, body, $("#board"));
 }
 
 function wireBoard() {
@@ -86,6 +112,9 @@ function wireBoard() {
 function wire() {
   wireForms();
   wireBoard();
+  wireHand(root);
+  if (!replay) replay = new Replay(root, root.dataset.positionUrl, flip, wireBoard);
+  replay.wire();
 }
 
 function apply(data) {
@@ -99,13 +128,14 @@ function apply(data) {
   version = data.version;
   root.dataset.version = version;
   wire();
+  announceTurn(data.my_turn, true);
   if (focusedCell && picker?.enabled) picker.focusByName(focusedCell);
   else if (focusedId && document.getElementById(focusedId)) document.getElementById(focusedId).focus();
   say(`Updated: ply ${data.ply}${data.status === "active" ? "" : `, ${data.status}`}.`);
 }
 
 async function refresh(wait) {
-  const url = `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}`;
+  const url = `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}${flip ? "&flip=1" : ""}`;
   const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`live update: ${response.status}`);
   apply(await response.json());
@@ -122,4 +152,5 @@ async function follow() {
 }
 
 wire();
+announceTurn(root.dataset.myTurn === "1", false);
 follow();
