@@ -264,12 +264,20 @@ MAX_OPEN_CHALLENGES = _count("PEARLSITE_MAX_OPEN_CHALLENGES", 20, minimum=0)
 
 # --- Redis and the cache --------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
-# Throttle counters (and nothing else) live in the cache: Redis shares them between processes.
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "pearlsite"}}
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache is this process's memory; nothing on the request path needs Redis to answer. Rate-limit
+# counters are shared through Redis when it is there (matches/services/counters.py,
+# matches/redis_link.py), with the cache as their fallback (docs/security.md).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+COUNTERS_IN_REDIS = bool(REDIS_URL)
+# Each Redis call on the request path gives up after this many seconds (no retries) ...
+REDIS_TIMEOUT = _positive_float("PEARLSITE_REDIS_TIMEOUT", 0.25)
+# ... and after a failure the process leaves Redis alone for this long, then tries once again.
+REDIS_RETRY_SECONDS = _positive_float("PEARLSITE_REDIS_RETRY_SECONDS", 5.0)
+# While Redis is unavailable: "local" counts rate limits per process; "open" does not limit.
+RATE_LIMITS_WITHOUT_REDIS = env.str("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS", default="local").strip().lower()
+if RATE_LIMITS_WITHOUT_REDIS not in {"local", "open"}:
+    raise ImproperlyConfigured("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS must be local or open, "
+                               f"not {RATE_LIMITS_WITHOUT_REDIS!r}")
 
 # --- Celery ---------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
