@@ -99,6 +99,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pearlsite.health.HealthMiddleware",      # /healthz and /readyz, before host and HTTPS checks
     "pearlsite.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -278,6 +279,16 @@ RATE_LIMITS_WITHOUT_REDIS = env.str("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS", defau
 if RATE_LIMITS_WITHOUT_REDIS not in {"local", "open"}:
     raise ImproperlyConfigured("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS must be local or open, "
                                f"not {RATE_LIMITS_WITHOUT_REDIS!r}")
+
+# --- Health (pearlsite/health.py, docs/operations.md) ---------------------------------------
+# /readyz reports the engine outbox stuck when its oldest queued engine reply is older than this.
+READY_OUTBOX_SECONDS = _positive_float("PEARLSITE_READY_OUTBOX_SECONDS", 300.0)
+# Checks /readyz reports but that do not make it answer 503 (e.g. "redis,broker": processes that
+# share one Redis stay in the balancer while it is down, since they keep serving without it).
+READY_OPTIONAL = [name.strip() for name in env.list("PEARLSITE_READY_OPTIONAL", default=[]) if name.strip()]
+if set(READY_OPTIONAL) - {"database", "migrations", "redis", "broker", "outbox"}:
+    raise ImproperlyConfigured("PEARLSITE_READY_OPTIONAL names checks among database, migrations, redis, "
+                               f"broker and outbox, not {READY_OPTIONAL!r}")
 
 # --- Celery ---------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
