@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import secrets
+import select
 import signal
 import socket
 import subprocess
@@ -109,7 +110,8 @@ def celery_worker(env: dict, *args: str) -> Process:
 
 
 class Client:
-    """One keep-alive HTTP/1.1 connection, as a player's app or a balancer holds one."""
+    """One keep-alive HTTP/1.1 connection, as a player's app or a balancer holds one, reused the
+    way urllib3 and nginx reuse one: not after the server closed it while it was idle."""
 
     def __init__(self, port: int, token: str | None = None):
         self.port, self.token = port, token
@@ -117,6 +119,10 @@ class Client:
 
     def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict | str]:
         headers = {"Content-Type": "application/json"}
+        if self.conn.sock is not None and select.select([self.conn.sock], [], [], 0)[0]:
+            # Readable while idle: the server closed it. Like urllib3 (requests) and nginx, do not
+            # send on it: open a new one.
+            self.conn.close()
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
         try:
