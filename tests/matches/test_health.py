@@ -101,3 +101,17 @@ def test_readyz_follows_redis_and_the_broker_down_and_up(client, private_redis, 
     private_redis.start()
     up = client.get("/readyz")
     assert up.status_code == 200 and up.json()["down"] == []
+
+
+def test_compose_checks_health_and_keeps_the_broker_across_restarts():
+    import yaml
+
+    from tests.processes import ROOT
+
+    services = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())["services"]
+    assert "/readyz" in " ".join(services["web"]["healthcheck"]["test"])
+    assert services["proxy"]["depends_on"]["web"]["condition"] == "service_healthy"
+    for worker in ("worker", "analysis"):
+        assert "inspect ping" in " ".join(services[worker]["healthcheck"]["test"])
+    assert services["redis"]["command"][:3] == ["redis-server", "--appendonly", "yes"]
+    assert services["redis"]["volumes"] == ["redisdata:/data"]

@@ -181,14 +181,18 @@ def _outage_checks(port: int, player: tuple[str, str], match_id: int, tally: Tal
                                      {"game": "hasami-shogi", "opponents": ["ai:random"], "seat": 1})
     tally.saw("challenge", status)
     assert status == 201 and body["match"], body
+    engine_first = body["match"]
     for path in ("/accounts/login/", "/games/", f"/matches/{match_id}/", "/api/v1/games/",
                  f"/api/v1/matches/{match_id}/moves/"):
         status, _ = anon.request("GET", path)
         tally.saw("page" if not path.startswith("/api/") else "read", status)
         assert status == 200, path
+    status, body = anon.request("GET", "/readyz")
+    assert (status, body["down"]) == (503, ["redis", "broker"]), body
+    assert anon.request("GET", "/healthz")[0] == 200
     anon.close()
     signed_in.close()
-    return body["match"]
+    return engine_first
 
 
 def _engines_caught_up() -> bool:
@@ -219,6 +223,10 @@ def test_players_keep_playing_through_a_redis_outage(site, django_user_model, se
     moves_during = Move.objects.count()
     redis_server.start()                                                  # empty: nothing was saved
     tally.outage, tally.phase, back_at = False, "after", time.monotonic()
+    probe = Client(port)
+    wait_for(lambda: probe.request("GET", "/readyz")[0] == 200, 30, "/readyz not ready after Redis returned")
+    ready_again = time.monotonic() - back_at
+    probe.close()
     wait_for(lambda: Match.objects.get(pk=engine_first).ply > 0, 60,
              "the engine's first move, asked for during the outage, never came", every=0.2)
     first_reply = time.monotonic() - back_at
@@ -234,8 +242,9 @@ def test_players_keep_playing_through_a_redis_outage(site, django_user_model, se
           f"{dict(sorted(tally.statuses.items()))}; during the outage {dict(sorted(tally.during_outage.items()))}; "
           f"{len(answered)} moves answered 201, {len(recorded)} people's moves recorded, "
           f"{Move.objects.count()} moves in all ({Move.objects.count() - moves_during} after Redis returned); "
-          f"connection errors {len(tally.errors)}; engine reply asked for during the outage delivered "
-          f"{first_reply:.1f} s after Redis returned, every engine reply {caught_up:.1f} s after; moves answered in: {tally.latency()}")
+          f"connection errors {len(tally.errors)}. After Redis returned: /readyz 200 in {ready_again:.1f} s, "
+          f"the engine reply asked for during the outage in {first_reply:.1f} s, every engine reply in "
+          f"{caught_up:.1f} s. Moves answered in: {tally.latency()}")
     output = "\n".join(p.output()[-3000:] for p in processes)
     assert not [t for t in threads if t.is_alive()], "a player is stuck"
     assert not tally.failures, (tally.failures, output)
