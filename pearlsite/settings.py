@@ -314,6 +314,9 @@ else:
         # A worker on several queues takes them in the order given (analysis-user first).
         "queue_order_strategy": "priority",
         "socket_connect_timeout": 2,
+        # A hung Redis (a paused host, a lost network) fails a send after this long instead of
+        # holding the request forever; above the workers' 1 s BRPOP, which must not time out.
+        "socket_timeout": 5,
     }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # A send that fails fails fast: the job stays queued in the table and the sweep sends it later.

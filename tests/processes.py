@@ -53,6 +53,13 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait()
 
+    def hang(self) -> None:
+        """Stop answering without closing anything (connections wait: a hung host or network)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
 
 def _pings(client) -> bool:
     try:
