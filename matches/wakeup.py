@@ -13,8 +13,6 @@ from typing import Iterable
 
 from django.conf import settings
 
-from matches import redis_link
-
 log = logging.getLogger(__name__)
 _CHANNEL = "pearlsite:events:{}"
 _client = None
@@ -35,6 +33,8 @@ def _redis():
 
 def publish(user_ids: Iterable[int]) -> None:
     """Tell listeners these users have new events (best effort: errors are logged, not raised)."""
+    from matches import redis_link
+
     client = _redis()
     if client is None or redis_link.breaker.is_open:     # Redis failed just now: do not wait for it
         return
