@@ -115,3 +115,28 @@ def test_compose_checks_health_and_keeps_the_broker_across_restarts():
         assert "inspect ping" in " ".join(services[worker]["healthcheck"]["test"])
     assert services["redis"]["command"][:3] == ["redis-server", "--appendonly", "yes"]
     assert services["redis"]["volumes"] == ["redisdata:/data"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readyz_follows_the_database_down_and_up(client, no_redis):
+    from django.db import connection
+
+    from tests.processes import free_port
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the SQLite test database lives in memory: its connection never closes")
+    saved = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict["PORT"] = free_port()                      # nothing listens there
+    try:
+        down = client.get("/readyz")
+        assert down.status_code == 503
+        assert down.json()["down"] == ["database", "migrations", "outbox"]
+        assert down.json()["checks"] == {"database": "down", "migrations": "unknown", "redis": "not configured",
+                                         "broker": "ok", "outbox": "unknown"}
+        assert client.get("/healthz").status_code == 200                # alive all the same
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+    assert client.get("/readyz").status_code == 200

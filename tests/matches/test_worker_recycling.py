@@ -44,7 +44,8 @@ def server(tmp_path):
 def _pair(django_user_model, n: int, port: int) -> tuple[int, list[Client]]:
     users = [django_user_model.objects.create_user(username=f"p{n}{side}", password="unused-pw-1") for side in "ab"]
     clients = [Client(port, token_for(user)) for user in users]
-    status, body = clients[0].request("POST", "/api/v1/challenges/", {"game": "hasami-shogi", "opponents": [users[1].username]})
+    status, body = clients[0].request("POST", "/api/v1/challenges/",
+                                      {"game": "hasami-shogi", "opponents": [users[1].username]})
     assert status == 201, body
     status, body = clients[1].request("POST", f"/api/v1/challenges/{body['id']}/accept/")
     assert status == 200, body
