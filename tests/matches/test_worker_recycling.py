@@ -20,7 +20,7 @@ from tests.conftest import token_for
 from tests.processes import Client, free_port, gunicorn, production_env
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
-PAIRS, SECONDS, MAX_REQUESTS = 8, 20.0, 60
+PAIRS, SECONDS, MAX_REQUESTS = 6, 20.0, 50
 
 
 @pytest.fixture
