@@ -1,7 +1,8 @@
 """A Redis outage is not an API outage. Production processes (gunicorn with docker/gunicorn.conf.py
 and the shipped settings, a Celery worker, Celery beat) share one private redis-server as broker,
 rate-limit store and wake-up channel, on PostgreSQL. Players move steadily (some against engines);
-Redis is stopped for `FAULTS_REDIS_OUTAGE_SECONDS` (default 60), then started again empty.
+Redis is stopped for `FAULTS_REDIS_OUTAGE_SECONDS` (default 60), then started again empty
+(`FAULTS_REDIS_HANG=1`: paused with SIGSTOP instead, so connections open and nothing answers).
 
 Asserted: no answer >= 500; reads, moves, challenges, sign-in and pages answered during the
 outage; no lost move (every 201 is in the database, every person's move in the database got a
@@ -216,13 +217,13 @@ def test_players_keep_playing_through_a_redis_outage(site, django_user_model, se
                                                               stop, tally, n)))
         threads[-1].start()
     time.sleep(STEADY_SECONDS)
-    redis_server.hang() if HANG else redis_server.stop()
+    (redis_server.hang if HANG else redis_server.stop)()
     tally.outage, tally.phase, down_at = True, "outage", time.monotonic()
     time.sleep(min(5.0, OUTAGE_SECONDS / 2))
     engine_first = _outage_checks(port, players[-1], Match.objects.order_by("id").first().pk, tally)
     time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
     moves_during = Move.objects.count()
-    redis_server.resume() if HANG else redis_server.start()               # empty: nothing was saved
+    (redis_server.resume if HANG else redis_server.start)()              # started: empty, nothing saved
     tally.outage, tally.phase, back_at = False, "after", time.monotonic()
     probe = Client(port)
     wait_for(lambda: probe.request("GET", "/readyz")[0] == 200, 30, "/readyz not ready after Redis returned")
