@@ -18,8 +18,16 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 threads = int(os.environ.get("GUNICORN_THREADS", 8))
 # A request that runs longer than this is killed (engine work runs in Celery, never here).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
-graceful_timeout = 30
-keepalive = 5                      # seconds an idle keep-alive connection is kept
+# A stopping worker (recycled, a deploy's HUP, a scale-down's TTOU, a TERM) accepts no new
+# connection, finishes what it is serving (a request runs at most `timeout`; long polls and event
+# streams stop at 25 s), answers a request already arriving on a kept-alive connection with
+# "Connection: close", and closes idle ones (gunicorn >= 24's gthread; 23 dropped them, which reset
+# moves in flight). docker/compose.yaml gives it `stop_grace_period` beyond this.
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", 30))
+# Seconds an idle keep-alive connection is kept: longer than the proxy's or balancer's own idle
+# timeout for its upstream connections (docker/nginx.conf: 60 s; most balancers: 60 s), so the
+# proxy always closes an idle connection first and never sends a request on one being closed here.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 75))
 # Header limits (a request line, header count and size) refuse oversized heads early.
 limit_request_line = 4094
 limit_request_fields = 50
@@ -38,10 +46,13 @@ def when_ready(server):
     connections.close_all()              # no connection opened meanwhile may be shared by the forks
 
 
-# Recycle workers now and then so no slow leak can grow without bound; each recycle also drops the
-# worker's kept-alive connections and warm caches, so not too often.
+# Recycle workers now and then so no slow leak can grow without bound; each recycle closes the
+# worker's kept-alive connections (cleanly, see graceful_timeout) and drops warm caches, so not too
+# often, and with a jitter of 10 % so that workers started together do not all recycle at once.
 max_requests = 20000
 max_requests_jitter = 2000
+# gunicorn's control socket (gunicornc) is not used: no socket file in $HOME.
+control_socket_disable = True
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # The application writes one line per request itself (JSON, with the request id: pearlsite/observe.py);
 # gunicorn's own access line only beside plain-text logs.

@@ -33,8 +33,10 @@ def _redis():
 
 def publish(user_ids: Iterable[int]) -> None:
     """Tell listeners these users have new events (best effort: errors are logged, not raised)."""
+    from matches import redis_link
+
     client = _redis()
-    if client is None:
+    if client is None or redis_link.breaker.is_open:     # Redis failed just now: do not wait for it
         return
     try:
         for user_id in set(user_ids):

@@ -100,6 +100,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pearlsite.health.HealthMiddleware",      # /healthz and /readyz, before host and HTTPS checks
     "pearlsite.observe.RequestObservationMiddleware",
     "pearlsite.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -270,12 +271,30 @@ MAX_OPEN_CHALLENGES = _count("PEARLSITE_MAX_OPEN_CHALLENGES", 20, minimum=0)
 
 # --- Redis and the cache --------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
-# Throttle counters (and nothing else) live in the cache: Redis shares them between processes.
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "pearlsite"}}
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache is this process's memory; nothing on the request path needs Redis to answer. Rate-limit
+# counters are shared through Redis when it is there (matches/services/counters.py,
+# matches/redis_link.py), with the cache as their fallback (docs/security.md).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+COUNTERS_IN_REDIS = bool(REDIS_URL)
+# Each Redis call on the request path gives up after this many seconds (no retries) ...
+REDIS_TIMEOUT = _positive_float("PEARLSITE_REDIS_TIMEOUT", 0.25)
+# ... and after a failure the process leaves Redis alone for this long, then tries once again.
+REDIS_RETRY_SECONDS = _positive_float("PEARLSITE_REDIS_RETRY_SECONDS", 5.0)
+# While Redis is unavailable: "local" counts rate limits per process; "open" does not limit.
+RATE_LIMITS_WITHOUT_REDIS = env.str("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS", default="local").strip().lower()
+if RATE_LIMITS_WITHOUT_REDIS not in {"local", "open"}:
+    raise ImproperlyConfigured("PEARLSITE_RATE_LIMITS_WITHOUT_REDIS must be local or open, "
+                               f"not {RATE_LIMITS_WITHOUT_REDIS!r}")
+
+# --- Health (pearlsite/health.py, docs/operations.md) ---------------------------------------
+# /readyz reports the engine outbox stuck when its oldest queued engine reply is older than this.
+READY_OUTBOX_SECONDS = _positive_float("PEARLSITE_READY_OUTBOX_SECONDS", 300.0)
+# Checks /readyz reports but that do not make it answer 503 (e.g. "redis,broker": processes that
+# share one Redis stay in the balancer while it is down, since they keep serving without it).
+READY_OPTIONAL = [name.strip() for name in env.list("PEARLSITE_READY_OPTIONAL", default=[]) if name.strip()]
+if set(READY_OPTIONAL) - {"database", "migrations", "redis", "broker", "outbox"}:
+    raise ImproperlyConfigured("PEARLSITE_READY_OPTIONAL names checks among database, migrations, redis, "
+                               f"broker and outbox, not {READY_OPTIONAL!r}")
 
 # --- Celery ---------------------------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
@@ -301,6 +320,9 @@ else:
         # A worker on several queues takes them in the order given (analysis-user first).
         "queue_order_strategy": "priority",
         "socket_connect_timeout": 2,
+        # A hung Redis (a paused host, a lost network) fails a send after this long instead of
+        # holding the request forever; above the workers' 1 s BRPOP, which must not time out.
+        "socket_timeout": 5,
     }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # A send that fails fails fast: the job stays queued in the table and the sweep sends it later.

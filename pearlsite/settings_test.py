@@ -16,6 +16,7 @@ from .settings import DATABASES, REST_FRAMEWORK  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+COUNTERS_IN_REDIS = False      # tests that share counters through Redis switch it on themselves
 REST_FRAMEWORK = {**REST_FRAMEWORK,
                   "DEFAULT_THROTTLE_RATES": {scope: "100000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}}
 

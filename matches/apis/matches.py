@@ -24,7 +24,10 @@ from .schema import TimeControlSchema, errors, page_of, paginated, rendered, val
 class MoveIn(serializers.Serializer):
     move = serializers.CharField(max_length=2000, trim_whitespace=False, help_text="move notation")
     ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
-                                   help_text="the ply the match is at (409 stale_ply if it moved on)")
+                                   help_text=(
+        "the ply the match is at (409 stale_ply if it moved on). Resending your last move with the "
+        "ply and notation it was recorded with answers 201 with that move again, so a move whose "
+        "answer was lost can be retried safely"))
 
 
 class OfferIn(serializers.Serializer):

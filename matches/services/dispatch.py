@@ -28,6 +28,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from kombu.exceptions import KombuError
 
+from matches import redis_link
 from matches.models import Analysis, EngineJob, Match, MatchSeat
 from matches.selectors import engine_jobs
 from pearlsite import metrics
@@ -108,8 +109,9 @@ def lease_seconds(job: EngineJob) -> float:
 
 def release(lanes: Iterable[str] = LANES, *, force: bool = False) -> list[int]:
     """Send what the fair shares allow; the ids sent. After a failed send this process leaves
-    sending to the sweep for a few seconds (`force` sends anyway: the sweep)."""
-    if not force and time.monotonic() < _send_paused_until:
+    sending to the sweep for a few seconds, and so it does while the broker is the Redis the rate
+    limits just found down (`force` sends anyway: the sweep)."""
+    if not force and (time.monotonic() < _send_paused_until or _broker_failed_just_now()):
         return []
     sent: list[int] = []
     for lane in lanes:
@@ -123,6 +125,13 @@ def release(lanes: Iterable[str] = LANES, *, force: bool = False) -> list[int]:
             if len(batch) < BATCH:
                 break
     return sent
+
+
+def _broker_failed_just_now() -> bool:
+    """The broker is the request path's Redis, which just failed (matches/redis_link.py: the rate
+    limits found out within its short timeout): a send would only wait for it."""
+    return bool(settings.REDIS_URL) and current_app.conf.broker_url == settings.REDIS_URL \
+        and redis_link.breaker.is_open
 
 
 @transaction.atomic

@@ -148,6 +148,8 @@ def _insert_and_update(record: Move, match: Match) -> Move:
 def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Played:
     match, seats = locked_match(match_id)
     seat = seat_of(user, seats)
+    if ply is not None and ply != match.ply and (replayed := _replayed(match, seats, seat.seat, move, ply)):
+        return replayed
     require_active(match)
     if ply is not None and ply != match.ply:     # first: the client's picture is out of date
         raise ServiceError("stale_ply", f"the match is at ply {match.ply}, not {ply}",
@@ -159,6 +161,16 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     # The move's events: one lock and one INSERT, the transaction's last statement.
     with batched():
         return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
+
+
+def _replayed(match: Match, seats: list[MatchSeat], seat: int, move: str, ply: int) -> Played | None:
+    """The seat's last recorded move, if this submission repeats it exactly (the ply it was made
+    at, the notation it was recorded in): a client retrying after its answer was lost gets the
+    recorded move again instead of `stale_ply` (design §5.2)."""
+    last = match.moves.filter(seat=seat).order_by("-ply").first()
+    if last is None or last.ply != ply + 1 or last.notation != move.strip():
+        return None
+    return Played(record=last, match=match, seats=seats, state=match_state(match))
 
 
 @transaction.atomic
