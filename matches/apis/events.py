@@ -90,7 +90,13 @@ class EventListQueryIn(serializers.Serializer):
 def _wait_for(request: Request, after: int, limit: int, seconds: float) -> list[Event]:
     """Wait for the caller's next events, if a waiting slot is free (else answer at once)."""
     seconds = min(seconds, settings.EVENTS_MAX_WAIT_SECONDS)
-    if seconds <= 0 or not _SLOTS.acquire():
+    if seconds <= 0:
+        return []
+    defer = getattr(request, "defer_wait", None)
+    if defer is not None:       # the ASGI view waits instead, without a thread (apis/streams.py)
+        defer(after, seconds)
+        return []
+    if not _SLOTS.acquire():
         return []
     try:
         with wakeup.Listener(request.user.pk) as listener:
@@ -139,7 +145,8 @@ class EventStreamQueryIn(serializers.Serializer):
                                      help_text="the last event id you have seen; the Last-Event-ID header wins")
 
 
-def _sse(event: Event | None) -> str:
+def sse(event: Event | None) -> str:
+    """One event (or a keep-alive comment) in the Server-Sent Events format."""
     if event is None:
         return ": keep-alive\n\n"
     data = json.dumps(EventOut(events.event_payload(event)).data, cls=DjangoJSONEncoder)
@@ -171,7 +178,9 @@ class EventStreamApi(Api):
     @query_params(EventStreamQueryIn)
     def get(self, request: Request) -> StreamingHttpResponse:
         after = _last_event_id(request, request.query["after"])
-        response = StreamingHttpResponse(_stream(request.user, after), content_type="text/event-stream")
+        # Under ASGI the body is apis/streams.py's async stream; under WSGI this thread's.
+        body = getattr(request, "async_stream_body", None) or _stream
+        response = StreamingHttpResponse(body(request.user, after), content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"      # proxies must pass each event on at once
         return response
@@ -185,7 +194,7 @@ def _stream(user, after: int):
             duration = settings.EVENT_STREAM_SECONDS if waiting else 0
             for event in events.follow(user, after, duration=duration, heartbeat=settings.EVENT_HEARTBEAT_SECONDS,
                                        wait=listener.wait, interval=listener.interval):
-                yield _sse(event)
+                yield sse(event)
     finally:
         if waiting:
             _SLOTS.release()

@@ -1,0 +1,148 @@
+"""The waiting event endpoints as async views, for the ASGI service (pearlsite/urls_asgi.py).
+
+Each runs the DRF view of the same path (apis/events.py) first, in a thread for a moment, so the
+authentication (token or session), throttles, parameters, error bodies and schema are that view's;
+only the waiting is done here, as a coroutine woken by the process's hub (matches/fanout.py),
+holding no thread and no database connection while idle. A stream or a waiting long poll holds a
+lease (matches/stream_leases.py): past the per-account or per-address limit it is refused with
+429 `too_many_streams`.
+"""
+from __future__ import annotations
+
+import time
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework.throttling import BaseThrottle
+
+from matches import fanout, stream_leases
+from matches.errors import CODES, error_body
+from matches.selectors import events
+
+from .events import EventListApi, EventStreamApi, sse
+
+BATCH = 100          # events read (and held) at once per stream: a slow reader's bound
+_event_list_view = sync_to_async(EventListApi.as_view())
+_event_stream_view = sync_to_async(EventStreamApi.as_view())
+_events_after = fanout.db_call(events.events_after)
+_close_connections = sync_to_async(connections.close_all)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the throttles see it (X-Forwarded-For behind NUM_PROXIES proxies)."""
+    return BaseThrottle().get_ident(request)
+
+
+def too_many_streams(refusal: stream_leases.Refusal) -> JsonResponse:
+    message = (f"{refusal.limit} streams and waiting requests are open for your "
+               f"{'account' if refusal.scope == 'user' else 'address'}; close one first")
+    response = JsonResponse(error_body("too_many_streams", message, {"scope": refusal.scope, "limit": refusal.limit}),
+                            status=CODES["too_many_streams"][0])
+    response["Retry-After"] = "5"
+    return response
+
+
+async def lease_for(request: HttpRequest, user_id: int | None) -> stream_leases.Lease | stream_leases.Refusal:
+    return await stream_leases.acquire(user_id, client_address(request))
+
+
+class EventStream:
+    """The body of `events/stream/` under ASGI: every event after the cursor as it commits, a
+    keep-alive comment after each quiet heartbeat interval, for up to ASYNC_STREAM_SECONDS.
+    At most BATCH events are read at a time and each is handed on only when the server has sent
+    the last (the ASGI server's flow control), so a slow reader never makes the buffer grow."""
+
+    def __init__(self, user, after: int):
+        self.user, self.after = user, after
+        self.lease: stream_leases.Lease | None = None
+
+    def __aiter__(self):
+        return self._run()
+
+    async def _run(self):
+        try:
+            yield "retry: 3000\n\n"
+            heartbeat = settings.EVENT_HEARTBEAT_SECONDS
+            with fanout.hub().watch(user_id=self.user.pk) as waiter:
+                end = time.monotonic() + settings.ASYNC_STREAM_SECONDS
+                next_beat = time.monotonic() + heartbeat
+                while True:
+                    found = await _events_after(self.user, self.after, BATCH)
+                    for event in found:
+                        self.after = event.pk
+                        yield sse(event)
+                    now = time.monotonic()
+                    if found:
+                        next_beat = now + heartbeat
+                        if len(found) == BATCH:
+                            continue
+                    if now >= end:
+                        return
+                    if now >= next_beat:
+                        yield sse(None)
+                        next_beat = now + heartbeat
+                    if self.lease is not None:
+                        await self.lease.keep()
+                    await waiter.wait(min(end, next_beat) - now)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Also called by Django when the response is closed before it was ever read."""
+        if self.lease is not None:
+            self.lease.release()
+
+
+async def event_stream(request: HttpRequest) -> HttpResponse:
+    opened: list[EventStream] = []
+
+    def body(user, after: int) -> EventStream:
+        opened.append(EventStream(user, after))
+        return opened[0]
+
+    request.async_stream_body = body
+    response = await _event_stream_view(request)
+    await _close_connections()          # the request's own thread holds none while it streams
+    if not opened:
+        return response                 # refused by the view: 400, 401, 429 throttled
+    lease = await lease_for(request, request.user.pk)
+    if isinstance(lease, stream_leases.Refusal):
+        return too_many_streams(lease)
+    opened[0].lease = lease
+    return response
+
+
+async def event_list(request: HttpRequest) -> HttpResponse:
+    """`events/`: a long poll (`?wait=`) with nothing pending waits here, then the view answers."""
+    asked: dict = {}
+    request.defer_wait = lambda after, seconds: asked.update(after=after, seconds=seconds)
+    response = await _event_list_view(request)
+    await _close_connections()
+    if not asked:
+        return response
+    lease = await lease_for(request, request.user.pk)
+    if isinstance(lease, stream_leases.Refusal):
+        return too_many_streams(lease)
+    try:
+        found = await wait_for_events(request.user, asked["after"], asked["seconds"])
+    finally:
+        lease.release()
+    if not found:
+        return response                 # the empty page the view answered
+    request.defer_wait = None
+    return await _event_list_view(request)
+
+
+async def wait_for_events(user, after: int, seconds: float) -> bool:
+    """Whether the user has an event after `after` within `seconds` (woken by the hub)."""
+    give_up = time.monotonic() + seconds
+    with fanout.hub().watch(user_id=user.pk) as waiter:
+        while True:
+            if await _events_after(user, after, 1):
+                return True
+            left = give_up - time.monotonic()
+            if left <= 0:
+                return False
+            await waiter.wait(left)
