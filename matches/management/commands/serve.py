@@ -2,11 +2,12 @@
 
     python manage.py serve            # 127.0.0.1:$PORT (default 8000)
 
-Besides the development server it starts two Celery workers: one for engine replies (queue
+It serves HTTP with uvicorn (ASGI), so the pages' live updates and the API's event streams run
+as async views, as in production (docs/scaling.md); besides it starts two Celery workers: one for engine replies (queue
 `ai-move`, with beat embedded: correspondence deadlines and the engine-job sweep) and one for
 analyses (`analysis-user`, then `analysis-system`), so a reply never waits behind an analysis.
-Production runs them as separate processes (gunicorn, `celery worker` per lane, `celery beat`):
-see docker/.
+Production runs them as separate processes (gunicorn for the API and pages, gunicorn with
+uvicorn workers for the streams, `celery worker` per lane, `celery beat`): see docker/.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ import sys
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 
@@ -65,7 +65,9 @@ class Command(BaseCommand):
             self.stdout.write(f"reply worker (pid {workers[0].pid}) and analysis worker (pid {workers[1].pid}) "
                               f"started, broker {settings.CELERY_BROKER_URL}")
         try:
-            call_command("runserver", f"{host}:{port}", use_reloader=False)
+            import uvicorn
+
+            uvicorn.run("pearlsite.asgi:application", host=host, port=port, log_level="info")
         finally:
             for worker in workers:
                 worker.terminate()
