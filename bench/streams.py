@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import resource
@@ -207,13 +208,21 @@ def play_moves(pairs: list[tuple[int, str, str]], seconds: float, rate: float, s
     rng, played = Random(1), 0
     games = {match: (http_moves.random_game(rng), 0) for match, _, _ in pairs}
     deadline = time.monotonic() + seconds
+    turn = 0
     while time.monotonic() < deadline and not stop.is_set():
-        match, a, b = pairs[played % len(pairs)]
+        match, a, b = pairs[turn % len(pairs)]
+        turn += 1
         moves, ply = games[match]
         if ply >= len(moves):
             continue
-        status, body = http_moves.request(MOVE_PORT, "POST", f"/api/v1/matches/{match}/moves/",
-                                          {"move": moves[ply], "ply": ply}, token=(a, b)[ply % 2])
+        try:
+            status, body = http_moves.request(MOVE_PORT, "POST", f"/api/v1/matches/{match}/moves/",
+                                              {"move": moves[ply], "ply": ply}, token=(a, b)[ply % 2])
+        except (OSError, http.client.HTTPException):
+            continue                  # the threaded server drowned: the move is counted as not made
+        if status == 409 and body.get("code") == "stale_ply":      # a timed-out move that was made after all
+            games[match] = (moves, body["detail"]["ply"])
+            continue
         if status != 201:
             raise RuntimeError(f"move: {status} {body}")
         games[match] = (moves, ply + 1)

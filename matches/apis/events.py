@@ -2,10 +2,7 @@
 Server-Sent Events for bots that keep a connection open."""
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -19,6 +16,7 @@ from rest_framework.utils.urls import replace_query_param
 
 from matches import wakeup
 from matches.errors import ServiceError
+from matches.live.sse import MAX_ID, sse
 from matches.models import Event
 from matches.selectors import events
 
@@ -26,7 +24,6 @@ from .caching import ETAG_PARAMETERS, ETAG_RESPONSES, conditional, weak_etag
 from .query import Api, query_params
 from .schema import errors, rendered
 
-MAX_ID = 2**63 - 1
 _SLOTS = wakeup.Slots(settings.EVENTS_WAIT_SLOTS)
 
 KIND_PAYLOADS = {
@@ -143,14 +140,6 @@ class JsonErrors(BaseContentNegotiation):
 class EventStreamQueryIn(serializers.Serializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_ID,
                                      help_text="the last event id you have seen; the Last-Event-ID header wins")
-
-
-def sse(event: Event | None) -> str:
-    """One event (or a keep-alive comment) in the Server-Sent Events format."""
-    if event is None:
-        return ": keep-alive\n\n"
-    data = json.dumps(EventOut(events.event_payload(event)).data, cls=DjangoJSONEncoder)
-    return f"id: {event.pk}\nevent: {event.kind}\ndata: {data}\n\n"
 
 
 def _last_event_id(request: Request, default: int) -> int:

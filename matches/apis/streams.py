@@ -2,10 +2,12 @@
 
 Each runs the DRF view of the same path (apis/events.py) first, in a thread for a moment, so the
 authentication (token or session), throttles, parameters, error bodies and schema are that view's;
-only the waiting is done here, as a coroutine woken by the process's hub (matches/fanout.py),
-holding no thread and no database connection while idle. A stream or a waiting long poll holds a
-lease (matches/stream_leases.py): past the per-account or per-address limit it is refused with
-429 `too_many_streams`.
+only the waiting is done here, as a coroutine woken by the process's hub (matches/live/fanout.py),
+reading the database on the loop's small shared thread pool and holding no database connection
+while idle (Django's ASGI handler keeps each request's own thread for its synchronous parts; it
+sits idle and its connection is closed once the view has answered). A stream or a waiting long
+poll holds a lease (matches/live/leases.py): past the per-account or per-address limit it is
+refused with 429 `too_many_streams`.
 """
 from __future__ import annotations
 
@@ -14,38 +16,18 @@ import time
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from rest_framework.throttling import BaseThrottle
+from django.http import HttpRequest, HttpResponse
 
-from matches import fanout, stream_leases
-from matches.errors import CODES, error_body
+from matches.live import fanout, leases
+from matches.live.sse import BATCH, lease_for, sse, too_many_streams
 from matches.selectors import events
 
-from .events import EventListApi, EventStreamApi, sse
+from .events import EventListApi, EventStreamApi
 
-BATCH = 100          # events read (and held) at once per stream: a slow reader's bound
 _event_list_view = sync_to_async(EventListApi.as_view())
 _event_stream_view = sync_to_async(EventStreamApi.as_view())
 _events_after = fanout.db_call(events.events_after)
 _close_connections = sync_to_async(connections.close_all)
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address as the throttles see it (X-Forwarded-For behind NUM_PROXIES proxies)."""
-    return BaseThrottle().get_ident(request)
-
-
-def too_many_streams(refusal: stream_leases.Refusal) -> JsonResponse:
-    message = (f"{refusal.limit} streams and waiting requests are open for your "
-               f"{'account' if refusal.scope == 'user' else 'address'}; close one first")
-    response = JsonResponse(error_body("too_many_streams", message, {"scope": refusal.scope, "limit": refusal.limit}),
-                            status=CODES["too_many_streams"][0])
-    response["Retry-After"] = "5"
-    return response
-
-
-async def lease_for(request: HttpRequest, user_id: int | None) -> stream_leases.Lease | stream_leases.Refusal:
-    return await stream_leases.acquire(user_id, client_address(request))
 
 
 class EventStream:
@@ -56,7 +38,7 @@ class EventStream:
 
     def __init__(self, user, after: int):
         self.user, self.after = user, after
-        self.lease: stream_leases.Lease | None = None
+        self.lease: leases.Lease | None = None
 
     def __aiter__(self):
         return self._run()
@@ -108,7 +90,7 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
     if not opened:
         return response                 # refused by the view: 400, 401, 429 throttled
     lease = await lease_for(request, request.user.pk)
-    if isinstance(lease, stream_leases.Refusal):
+    if isinstance(lease, leases.Refusal):
         return too_many_streams(lease)
     opened[0].lease = lease
     return response
@@ -123,7 +105,7 @@ async def event_list(request: HttpRequest) -> HttpResponse:
     if not asked:
         return response
     lease = await lease_for(request, request.user.pk)
-    if isinstance(lease, stream_leases.Refusal):
+    if isinstance(lease, leases.Refusal):
         return too_many_streams(lease)
     try:
         found = await wait_for_events(request.user, asked["after"], asked["seconds"])

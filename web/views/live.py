@@ -20,9 +20,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from matches import fanout, stream_leases
-from matches.apis.events import MAX_ID, sse
-from matches.apis.streams import BATCH, lease_for, too_many_streams
+from matches.live import fanout, leases
+from matches.live.sse import BATCH, MAX_ID, lease_for, sse, too_many_streams
 from matches.selectors import events
 from web import selectors
 
@@ -48,7 +47,7 @@ async def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     await _close_connections()          # the session's: the request's own thread holds none while it waits
     known = request.GET.get("version", "")
     lease = await lease_for(request, user.pk if user.is_authenticated else None)
-    if isinstance(lease, stream_leases.Refusal):
+    if isinstance(lease, leases.Refusal):
         return too_many_streams(lease)
     try:
         give_up = time.monotonic() + settings.WEB_LIVE_WAIT_SECONDS
@@ -89,7 +88,7 @@ async def match_live_stream(request: HttpRequest, pk: int) -> HttpResponse:
         if after is None:
             after = await _latest_event_id(user)
     lease = await lease_for(request, user.pk if user.is_authenticated else None)
-    if isinstance(lease, stream_leases.Refusal):
+    if isinstance(lease, leases.Refusal):
         return too_many_streams(lease)
     stream = MatchStream(pk, user, request.GET.get("version", ""), after, lease)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
@@ -98,7 +97,7 @@ async def match_live_stream(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 class MatchStream:
-    def __init__(self, pk: int, user, version: str, after: int | None, lease: stream_leases.Lease):
+    def __init__(self, pk: int, user, version: str, after: int | None, lease: leases.Lease):
         self.pk, self.user, self.version, self.after, self.lease = pk, user, version, after, lease
 
     def __aiter__(self):

@@ -1,7 +1,9 @@
-// The match page: forms post in the background, the board takes clicks, and a long poll of
-// /matches/<id>/live/ swaps in the page's parts whenever the match changes (an opponent's or an
-// engine's move, an offer, a result, an analysis). Without JavaScript the forms still work.
+// The match page: forms post in the background, the board takes clicks, and the page's parts are
+// swapped in from /matches/<id>/live/ whenever the match changes (an opponent's or an engine's
+// move, an offer, a result, an analysis): told by the live stream (live.js), or by a long poll of
+// live/ where no stream can be had. Without JavaScript the forms still work.
 import { BoardPicker } from "./board.js";
+import { NOTICE_KINDS, followStream, longPoll, notice } from "./live.js";
 
 const root = document.getElementById("match");
 const liveUrl = root.dataset.liveUrl;
@@ -9,7 +11,7 @@ let version = root.dataset.version;
 let picker = null;
 
 const $ = (selector) => root.querySelector(selector);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const matchId = Number(liveUrl.match(/(\d+)\/live\/$/)[1]);
 
 function say(text, isError = false) {
   const target = (isError && $("#move-error")) || $("#live-note");
@@ -104,22 +106,27 @@ function apply(data) {
   say(`Updated: ply ${data.ply}${data.status === "active" ? "" : `, ${data.status}`}.`);
 }
 
+function liveUrlFor(wait) {
+  return `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}`;
+}
+
 async function refresh(wait) {
-  const url = `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}`;
-  const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+  const response = await fetch(liveUrlFor(wait), { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`live update: ${response.status}`);
   apply(await response.json());
 }
 
-async function follow() {
-  for (;;) {
-    try {
-      await refresh(true);
-    } catch (error) {
-      await sleep(5000);
-    }
-  }
+function elsewhere(event) {
+  if (event.payload.match !== matchId) notice(event);
 }
 
+const handlers = {
+  version: (data) => {
+    if (data.version !== version) refresh(false).catch(() => {});
+  },
+};
+for (const kind of NOTICE_KINDS) handlers[kind] = elsewhere;
+
 wire();
-follow();
+followStream(`${liveUrl}stream/?version=${encodeURIComponent(version)}`, handlers,
+  () => longPoll(() => liveUrlFor(true), apply));

@@ -127,10 +127,12 @@ async def _redis_call(commands, transaction: bool = False):
     try:
         pipe = client.pipeline(transaction=transaction)
         commands(pipe)
-        return await asyncio.wait_for(pipe.execute(), 1.0)
-    except Exception:   # noqa: BLE001 — Redis down: each process counts alone meanwhile
+        return await asyncio.wait_for(pipe.execute(), 2.0)
+    except Exception as exc:   # noqa: BLE001 — Redis down: each process counts alone meanwhile
+        if time.monotonic() >= _quiet_until:
+            log.warning("stream limits: Redis unavailable (%r), counting per process for %s s",
+                        exc, _QUIET_AFTER_FAILURE)
         _quiet_until = time.monotonic() + _QUIET_AFTER_FAILURE
-        log.warning("stream limits: Redis unavailable, counting per process", exc_info=True)
         return None
 
 
@@ -143,6 +145,9 @@ def _client():
         import redis.asyncio as aioredis
         for old in [key for key in _clients if key.is_closed()]:
             del _clients[old]
-        client = _clients[loop] = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=0.5,
-                                                          socket_connect_timeout=0.5)
+        # A few connections, shared: a wave of streams opening queues for them instead of
+        # opening a connection each.
+        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=8, timeout=2,
+                                                        socket_timeout=1, socket_connect_timeout=1)
+        client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client

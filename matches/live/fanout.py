@@ -24,8 +24,7 @@ from django.conf import settings
 from django.db import connection
 
 from matches.models import Event
-from matches.wakeup import USER_CHANNEL
-from matches.wakeup import MATCH_CHANNEL
+from matches.wakeup import MATCH_CHANNEL, USER_CHANNEL
 
 log = logging.getLogger(__name__)
 _PATTERNS = (USER_CHANNEL.format("*"), MATCH_CHANNEL.format("*"))
