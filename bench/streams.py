@@ -236,10 +236,14 @@ async def measure(kind: str, port: int, server: subprocess.Popen, tokens: list[s
     stop = asyncio.Event()
     streams = [Stream(token) for token in tokens]
     tasks = []
+    opening = time.monotonic()
     for start in range(0, len(streams), 250):           # connect in waves (the listen backlog)
         tasks += [asyncio.create_task(s.run(port, stop)) for s in streams[start:start + 250]]
         await asyncio.sleep(0.2)
-    await asyncio.sleep(3)
+    while sum(s.open for s in streams) < len(streams) and time.monotonic() - opening < 60:
+        await asyncio.sleep(0.25)
+    opened_in = time.monotonic() - opening
+    await asyncio.sleep(2)
     held_before = sum(s.open for s in streams)
     for s in streams:
         s.latencies.clear()
@@ -257,7 +261,8 @@ async def measure(kind: str, port: int, server: subprocess.Popen, tokens: list[s
     await asyncio.gather(*tasks, return_exceptions=True)
     ms = sorted(x * 1000 for s in streams for x in s.latencies)
     q = statistics.quantiles(ms, n=100) if len(ms) > 1 else [ms[0] if ms else 0.0] * 99
-    return {"server": kind, "streams": len(streams), "held_before": held_before, "held_after": held_after,
+    return {"server": kind, "streams": len(streams), "opened_in_s": round(opened_in, 1),
+            "held_before": held_before, "held_after": held_after,
             "connects": sum(s.connects for s in streams), "moves": moves, "events": len(ms),
             "p50_ms": round(statistics.median(ms), 1) if ms else None, "p99_ms": round(q[98], 1) if ms else None,
             "rss_mb": rss, "cpu_s": round(cpu, 1), "cpu_pct": round(100 * cpu / wall, 1)}
@@ -292,11 +297,12 @@ def main() -> None:
                 stop(moves_server)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\n{'server':9} {'streams':>7} {'held':>11} {'connects':>8} {'events':>6} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'RSS MB':>7} {'CPU %':>6}")
+    print(f"\n{'server':9} {'streams':>7} {'open s':>6} {'held':>11} {'connects':>8} {'moves':>5} {'events':>6} "
+          f"{'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>7} {'CPU %':>6}")
     for r in rows:
-        print(f"{r['server']:9} {r['streams']:>7} {r['held_before']:>5}/{r['held_after']:<5} {r['connects']:>8} "
-              f"{r['events']:>6} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['rss_mb']:>7} {r['cpu_pct']:>6}")
+        print(f"{r['server']:9} {r['streams']:>7} {r['opened_in_s']:>6} {r['held_before']:>5}/{r['held_after']:<5} "
+              f"{r['connects']:>8} {r['moves']:>5} {r['events']:>6} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} "
+              f"{r['rss_mb']:>7} {r['cpu_pct']:>6}")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(rows, indent=2))

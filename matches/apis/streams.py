@@ -3,9 +3,9 @@
 Each runs the DRF view of the same path (apis/events.py) first, in a thread for a moment, so the
 authentication (token or session), throttles, parameters, error bodies and schema are that view's;
 only the waiting is done here, as a coroutine woken by the process's hub (matches/live/fanout.py),
-reading the database on the loop's small shared thread pool and holding no database connection
-while idle (Django's ASGI handler keeps each request's own thread for its synchronous parts; it
-sits idle and its connection is closed once the view has answered). A stream or a waiting long
+doing its database work on the loop's small shared thread pool (the view included), so a waiting
+client holds no database connection and runs no thread (Django's ASGI handler keeps a thread per
+request for the synchronous parts of the middleware; it sits idle and never connects). A stream or a waiting long
 poll holds a lease (matches/live/leases.py): past the per-account or per-address limit it is
 refused with 429 `too_many_streams`.
 """
@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import time
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
 from django.http import HttpRequest, HttpResponse
 
 from matches.live import fanout, leases
@@ -24,10 +22,11 @@ from matches.selectors import events
 
 from .events import EventListApi, EventStreamApi
 
-_event_list_view = sync_to_async(EventListApi.as_view())
-_event_stream_view = sync_to_async(EventStreamApi.as_view())
+# On the shared pool, whose threads keep their database connections: opening a stream costs no
+# new connection, and the request's own thread never holds one.
+_event_list_view = fanout.db_call(EventListApi.as_view())
+_event_stream_view = fanout.db_call(EventStreamApi.as_view())
 _events_after = fanout.db_call(events.events_after)
-_close_connections = sync_to_async(connections.close_all)
 
 
 class EventStream:
@@ -86,7 +85,6 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
 
     request.async_stream_body = body
     response = await _event_stream_view(request)
-    await _close_connections()          # the request's own thread holds none while it streams
     if not opened:
         return response                 # refused by the view: 400, 401, 429 throttled
     lease = await lease_for(request, request.user.pk)
@@ -101,7 +99,6 @@ async def event_list(request: HttpRequest) -> HttpResponse:
     asked: dict = {}
     request.defer_wait = lambda after, seconds: asked.update(after=after, seconds=seconds)
     response = await _event_list_view(request)
-    await _close_connections()
     if not asked:
         return response
     lease = await lease_for(request, request.user.pk)

@@ -62,6 +62,7 @@ class Hub:
         self._tasks: list[asyncio.Task] = []
         self.subscribed = False
         self._high_water: int | None = None
+        self._poll_now = asyncio.Event()
 
     @property
     def waiting(self) -> int:
@@ -129,7 +130,8 @@ class Hub:
 
         failures = 0
         while True:
-            client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, health_check_interval=15)
+            client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, health_check_interval=15,
+                                             retry=no_retries())
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(*_PATTERNS)
@@ -142,9 +144,10 @@ class Hub:
                         self._on_message(message)
             except asyncio.CancelledError:
                 raise
-            except Exception:   # noqa: BLE001 — Redis down: the poller reads the database meanwhile
+            except Exception as exc:   # noqa: BLE001 — Redis down: the poller reads the database meanwhile
                 if self.subscribed or failures == 0:
-                    log.warning("event wake-ups: Redis unavailable, polling the database", exc_info=True)
+                    log.warning("event wake-ups: Redis unavailable (%r), polling the database", exc)
+                    self._poll_now.set()
                 self.subscribed = False
                 failures += 1
             finally:
@@ -163,7 +166,11 @@ class Hub:
             except Exception:   # noqa: BLE001 — the database is down: try again next interval
                 log.warning("event wake-ups: could not read new events", exc_info=True)
             interval = settings.STREAM_SAFETY_POLL_SECONDS if self.subscribed else settings.STREAM_POLL_SECONDS
-            await asyncio.sleep(interval)
+            try:        # the listener cuts a long sleep short when the subscription is lost
+                await asyncio.wait_for(self._poll_now.wait(), interval)
+            except TimeoutError:
+                pass
+            self._poll_now.clear()
 
     async def poll_once(self) -> None:
         """Wake the users and matches of every event committed since the last look."""
@@ -176,6 +183,14 @@ class Hub:
         self._high_water = rows[-1][0]
         self.wake_users({user_id for _, user_id, _ in rows})
         self.wake_matches({p["match"] for _, _, p in rows if isinstance(p, dict) and isinstance(p.get("match"), int)})
+
+
+def no_retries():
+    """Fail at once when Redis is gone (redis-py retries with back-off by default): the database
+    polling takes over sooner, and this loop reconnects on its own schedule."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    return Retry(NoBackoff(), 0)
 
 
 async def _close_quietly(pubsub, client) -> None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from .fanout import no_retries
+
 log = logging.getLogger(__name__)
 LEASE_SECONDS = 60
 _KEY = "pearlsite:streams:{}"
@@ -148,6 +150,7 @@ def _client():
         # A few connections, shared: a wave of streams opening queues for them instead of
         # opening a connection each.
         pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=8, timeout=2,
-                                                        socket_timeout=1, socket_connect_timeout=1)
+                                                        socket_timeout=1, socket_connect_timeout=1,
+                                                        retry=no_retries())
         client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client

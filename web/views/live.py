@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 import time
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -27,11 +25,20 @@ from web import selectors
 
 from . import matches
 
+# Database work on the shared pool (matches/live/fanout.py `db_call`): the request's own thread
+# never connects, a waiting page holds no connection.
 _current_version = fanout.db_call(selectors.current_version)
 _events_after = fanout.db_call(events.events_after)
 _latest_event_id = fanout.db_call(events.latest_event_id)
-_close_connections = sync_to_async(connections.close_all)
-_match_live = sync_to_async(matches.match_live)
+_match_live = fanout.db_call(matches.match_live)
+
+
+@fanout.db_call
+def _viewer(request: HttpRequest):
+    """The signed-in user or AnonymousUser (the session is read on the pool)."""
+    user = request.user
+    user.is_authenticated       # evaluates the lazy user here
+    return user
 
 
 def _gone(pk: int) -> JsonResponse:
@@ -43,8 +50,7 @@ def _gone(pk: int) -> JsonResponse:
 async def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("wait") != "1":
         return await _match_live(request, pk)
-    user = await request.auser()
-    await _close_connections()          # the session's: the request's own thread holds none while it waits
+    user = await _viewer(request)
     known = request.GET.get("version", "")
     lease = await lease_for(request, user.pk if user.is_authenticated else None)
     if isinstance(lease, leases.Refusal):
@@ -78,8 +84,7 @@ def _cursor(request: HttpRequest) -> int | None:
 @never_cache
 @require_GET
 async def match_live_stream(request: HttpRequest, pk: int) -> HttpResponse:
-    user = await request.auser()
-    await _close_connections()
+    user = await _viewer(request)
     if await _current_version(pk, user) == "gone":
         return _gone(pk)
     after = None
