@@ -106,7 +106,8 @@ def _wait_for(request: Request, after: int, limit: int, seconds: float) -> list[
 class EventListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", auth=True)},
+    @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", "too_many_streams",
+                                                                              auth=True)},
                    parameters=ETAG_PARAMETERS,
                    summary="Your events after a cursor, oldest first (long poll with ?wait=)")
     @query_params(EventListQueryIn)
@@ -162,8 +163,9 @@ class EventStreamApi(Api):
                      "wins over `after`."),
         responses={(200, "text/event-stream"): OpenApiResponse(StreamedEventOut, description=(
             "`id:`, `event:` (the kind) and `data:` (the event as JSON) per event; `: keep-alive` comments "
-            "while quiet; the server ends the stream after PEARLSITE_EVENT_STREAM_SECONDS: reconnect with "
-            "Last-Event-ID")), **errors("invalid_filter", auth=True)})
+            "while quiet; the server ends the stream after a while (hours on the streaming service, "
+            "PEARLSITE_ASYNC_STREAM_SECONDS; PEARLSITE_EVENT_STREAM_SECONDS on the threaded one): reconnect "
+            "with Last-Event-ID")), **errors("invalid_filter", "too_many_streams", auth=True)})
     @query_params(EventStreamQueryIn)
     def get(self, request: Request) -> StreamingHttpResponse:
         after = _last_event_id(request, request.query["after"])

@@ -149,7 +149,7 @@ def _client():
             del _clients[old]
         # A few connections, shared: a wave of streams opening queues for them instead of
         # opening a connection each.
-        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=8, timeout=2,
+        pool = aioredis.BlockingConnectionPool.from_url(settings.REDIS_URL, max_connections=16, timeout=2,
                                                         socket_timeout=1, socket_connect_timeout=1,
                                                         retry=no_retries())
         client = _clients[loop] = aioredis.Redis(connection_pool=pool)
