@@ -69,8 +69,8 @@ clean:
 	rm -rf $(VENV) var .pytest_cache
 
 # Event streams: N streams held on the ASGI service beside the threaded gunicorn, a move's event
-# latency at its subscribers, RSS and CPU (docs/scaling.md §6). BENCH_STREAMS_SMOKE=1: 200 streams
-# for a few seconds, for CI.
-STREAMS_SMOKE_ARGS := --streams 200 --seconds 4 --json var/bench/streams-smoke.json
+# latency at its subscribers, RSS and CPU (docs/scaling.md §6). BENCH_STREAMS_SMOKE=1: 200 streams on
+# the ASGI service for a few seconds, for CI.
+STREAMS_SMOKE_ARGS := --streams 200 --seconds 4 --servers asgi --json var/bench/streams-smoke.json
 bench-streams: install
 	$(PY) -m bench.streams $(if $(BENCH_STREAMS_SMOKE),$(STREAMS_SMOKE_ARGS),--json var/bench/streams.json)

@@ -319,6 +319,9 @@ def main() -> None:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(rows, indent=2))
+    dropped = [r for r in rows if r["server"] == "asgi" and (r["held_after"] < r["streams"] or not r["events"])]
+    if dropped:
+        sys.exit(f"the ASGI service dropped streams or delivered nothing: {dropped}")
 
 
 if __name__ == "__main__":

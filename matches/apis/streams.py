@@ -64,8 +64,6 @@ class EventStream:
                     if now >= next_beat:
                         yield sse(None)
                         next_beat = now + heartbeat
-                    if self.lease is not None:
-                        await self.lease.keep()
                     await waiter.wait(min(end, next_beat) - now)
         finally:
             self.close()

@@ -2,8 +2,8 @@
 
 Each open stream holds a lease per scope (`user:<id>`, `ip:<address>`). With Redis the leases are
 members of one sorted set per scope, scored by their expiry: every process of every server counts
-the same set, an open stream renews its lease as it goes, and a lease of a process that died
-expires after `LEASE_SECONDS`. Every process also counts its own leases in memory; while Redis is
+the same set, each process renews its open streams' leases together, and a lease of a process
+that died expires after `LEASE_SECONDS`. Every process also counts its own leases in memory; while Redis is
 down (or absent) those counts decide, so during an outage each process enforces the limit alone
 (an account may then hold the limit once per process). A refused lease is a 429
 `too_many_streams`.
@@ -11,9 +11,11 @@ down (or absent) those counts decide, so during an outage each process enforces 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 import uuid
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -26,6 +28,7 @@ LEASE_SECONDS = 60
 _KEY = "pearlsite:streams:{}"
 _QUIET_AFTER_FAILURE = 5.0
 _local: Counter = Counter()
+_held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # loop → its open leases
 _clients: dict = {}
 _quiet_until = 0.0
 
@@ -36,25 +39,13 @@ class Refusal:
     limit: int
 
 
-@dataclass
+@dataclass(eq=False)
 class Lease:
     scopes: list[str]
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     in_redis: bool = False
-    renewed_at: float = field(default_factory=time.monotonic)
     released: bool = False
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
-
-    async def keep(self) -> None:
-        """Renew the shared lease now and then (a third of its lifetime)."""
-        if not self.in_redis or time.monotonic() - self.renewed_at < LEASE_SECONDS / 3:
-            return
-        self.renewed_at = time.monotonic()
-        await _redis_call(self._renew)
-
-    def _renew(self, pipe) -> None:
-        for scope in self.scopes:
-            pipe.zadd(_KEY.format(scope), {self.token: time.time() + LEASE_SECONDS}, xx=True)
 
     def release(self) -> None:
         """Give the lease back (idempotent; also from another thread, such as a response's close())."""
@@ -65,13 +56,40 @@ class Lease:
 
     def _give_back(self) -> None:
         _local.subtract(self.scopes)
+        _held.get(self.loop, set()).discard(self)
         if self.in_redis:
-            self.loop.create_task(_redis_call(lambda pipe: _remove(pipe, self)))
+            self.loop.create_task(_redis_call(lambda pipe: _remove(pipe, [self])))
 
 
-def _remove(pipe, lease: Lease) -> None:
-    for scope in lease.scopes:
-        pipe.zrem(_KEY.format(scope), lease.token)
+def _remove(pipe, leases) -> None:
+    for lease in leases:
+        for scope in lease.scopes:
+            pipe.zrem(_KEY.format(scope), lease.token)
+
+
+def _renew(pipe, leases) -> None:
+    expires = time.time() + LEASE_SECONDS
+    for lease in leases:
+        for scope in lease.scopes:
+            pipe.zadd(_KEY.format(scope), {lease.token: expires}, xx=True)
+
+
+async def _renew_held(loop) -> None:
+    """Every third of a lease's lifetime, renew every shared lease this process holds, in one
+    pipeline per thousand (not one call per stream, which would queue behind each other)."""
+    while True:
+        await asyncio.sleep(LEASE_SECONDS / 3)
+        held = [lease for lease in _held.get(loop, ()) if lease.in_redis and not lease.released]
+        for start in range(0, len(held), 1000):
+            await _redis_call(lambda pipe, chunk=held[start:start + 1000]: _renew(pipe, chunk))
+
+
+def _hold(lease: Lease) -> None:
+    held = _held.get(lease.loop)
+    if held is None:
+        held = _held[lease.loop] = set()
+        lease.loop.create_task(_renew_held(lease.loop), context=contextvars.Context())
+    held.add(lease)
 
 
 def _limits(user_id: int | None, address: str | None) -> list[tuple[str, str, int]]:
@@ -96,9 +114,10 @@ async def acquire(user_id: int | None, address: str | None) -> Lease | Refusal:
         if count > limit:
             if lease.in_redis:
                 lease.released = True
-                await _redis_call(lambda pipe: _remove(pipe, lease))
+                await _redis_call(lambda pipe: _remove(pipe, [lease]))
             return Refusal(name, limit)
     _local.update(lease.scopes)
+    _hold(lease)
     return lease
 
 

@@ -161,3 +161,23 @@ def test_a_long_poll_with_nothing_new_answers_an_empty_page_after_its_wait(alice
 
     body = async_to_sync(scenario)().json()
     assert body["results"] == [] and body["more"] is False
+
+
+def test_with_redis_down_each_process_keeps_its_own_count(alice, settings, monkeypatch):
+    from matches.live import leases
+
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"           # nothing listens there
+    settings.STREAMS_PER_USER = 1
+    monkeypatch.setattr(leases, "_quiet_until", 0.0)
+
+    async def scenario():
+        client = _client(alice)
+        first = await client.get("/api/v1/events/stream/")
+        second = await client.get("/api/v1/events/stream/")
+        await _close(first)
+        await asyncio.sleep(0.05)
+        third = await client.get("/api/v1/events/stream/")
+        await _close(third)
+        return first.status_code, second.status_code, third.status_code
+
+    assert async_to_sync(scenario)() == (200, 429, 200)

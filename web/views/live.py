@@ -125,7 +125,6 @@ class MatchStream:
                         if not news:
                             yield sse(None)
                         next_beat = now + heartbeat
-                    await self.lease.keep()
                     await waiter.wait(min(end, next_beat, now + settings.LIVE_STREAM_CHECK_SECONDS) - now)
                     now = time.monotonic()
         finally:
