@@ -35,6 +35,8 @@ from datetime import datetime
 from pathlib import Path
 from random import Random
 
+import uvloop
+
 from bench import http_moves
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,12 +262,14 @@ async def measure(kind: str, port: int, move_port: int, server: subprocess.Popen
     for s in streams:
         s.latencies.clear()
     cpu_before, started = tree_cpu(server.pid), time.monotonic()
+    client_before = time.process_time()
     stop_moves = threading.Event()
     moves = await asyncio.to_thread(play_moves, move_port, pairs, seconds, rate, stop_moves)
     await asyncio.sleep(2)                               # the last moves' events arrive
     held_after = sum(s.open for s in streams)
     cpu = tree_cpu(server.pid) - cpu_before
     wall = time.monotonic() - started
+    client_cpu = time.process_time() - client_before
     rss = tree_rss_mb(server.pid)
     stop.set()
     for task in tasks:
@@ -277,7 +281,8 @@ async def measure(kind: str, port: int, move_port: int, server: subprocess.Popen
             "held_before": held_before, "held_after": held_after,
             "connects": sum(s.connects for s in streams), "moves": moves, "events": len(ms),
             "p50_ms": round(statistics.median(ms), 1) if ms else None, "p99_ms": round(q[98], 1) if ms else None,
-            "rss_mb": rss, "cpu_s": round(cpu, 1), "cpu_pct": round(100 * cpu / wall, 1)}
+            "rss_mb": rss, "cpu_s": round(cpu, 1), "cpu_pct": round(100 * cpu / wall, 1),
+            "client_cpu_pct": round(100 * client_cpu / wall, 1), "load": round(os.getloadavg()[0], 1)}
 
 
 def main() -> None:
@@ -302,7 +307,7 @@ def main() -> None:
         moves_server = gthread(env, move_port)
         stream_server = uvicorn_service(env, stream_port) if kind == "asgi" else moves_server
         try:
-            row = asyncio.run(measure(kind, stream_port if kind == "asgi" else move_port, move_port,
+            row = uvloop.run(measure(kind, stream_port if kind == "asgi" else move_port, move_port,
                                       stream_server, tokens, pairs, args.seconds, args.moves_per_second))
         finally:
             if stream_server is not moves_server:
@@ -311,11 +316,11 @@ def main() -> None:
         rows.append(row)
         print(json.dumps(row), flush=True)
     print(f"\n{'server':9} {'streams':>7} {'open s':>6} {'held':>11} {'connects':>8} {'moves':>5} {'events':>6} "
-          f"{'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>7} {'CPU %':>6}")
+          f"{'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>7} {'CPU %':>6} {'client %':>8} {'load':>5}")
     for r in rows:
         print(f"{r['server']:9} {r['streams']:>7} {r['opened_in_s']:>6} {r['held_before']:>5}/{r['held_after']:<5} "
               f"{r['connects']:>8} {r['moves']:>5} {r['events']:>6} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} "
-              f"{r['rss_mb']:>7} {r['cpu_pct']:>6}")
+              f"{r['rss_mb']:>7} {r['cpu_pct']:>6} {r['client_cpu_pct']:>8} {r['load']:>5}")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(rows, indent=2))
