@@ -132,7 +132,7 @@ def test_events_that_end_a_transaction_commit_with_it(monkeypatch):
     from matches import wakeup
 
     published = []
-    monkeypatch.setattr(wakeup, "publish", lambda ids: published.append(list(ids)))
+    monkeypatch.setattr(wakeup, "publish", lambda ids, match_ids=(): published.append(list(ids)))
     ann, ben = UserFactory(), UserFactory()
     with CaptureQueriesContext(connection) as queries:
         with transaction.atomic():
