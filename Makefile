@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated
+.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -74,3 +74,10 @@ outdated: install
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
+
+# Event streams: N streams held on the ASGI service beside the threaded gunicorn, a move's event
+# latency at its subscribers, RSS and CPU (docs/scaling.md §6). BENCH_STREAMS_SMOKE=1: 200 streams on
+# the ASGI service for a few seconds, for CI.
+STREAMS_SMOKE_ARGS := --streams 200 --seconds 4 --servers asgi --json var/bench/streams-smoke.json
+bench-streams: install
+	$(PY) -m bench.streams $(if $(BENCH_STREAMS_SMOKE),$(STREAMS_SMOKE_ARGS),--json var/bench/streams.json)

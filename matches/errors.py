@@ -36,6 +36,7 @@ CODES: dict[str, tuple[int, str]] = {
     "invalid_credentials": (400, "wrong username or password"),
     "forbidden": (403, "you may not do this"),
     "throttled": (429, "too many requests; detail.retry_after says when to try again"),
+    "too_many_streams": (429, "as many event streams and waiting requests are open as allowed, for your account or your address (detail.scope, detail.limit); close one first"),
     # accounts
     "invalid_username": (400, "the username is not allowed (reserved, or contains ':')"),
     "weak_password": (400, "the password fails a password rule (detail lists them)"),

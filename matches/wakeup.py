@@ -3,7 +3,13 @@
 With REDIS_URL set, `publish` (after commit) sends the user ids on one pub/sub channel per user
 and a `Listener` wakes as soon as one arrives; without Redis a listener just sleeps its interval
 and the caller polls the database. Either way the database stays the truth: a lost message only
-delays an answer by one interval."""
+delays an answer by one interval.
+
+`publish` runs after commit on the move path, so it never raises and never waits long: one
+pipelined round trip with a short timeout, and after a failure it stays quiet for
+`_QUIET_AFTER_FAILURE` seconds (the readers poll the database meanwhile). Match pages listen on
+one channel per match. The ASGI service's processes listen with one subscription each
+(matches/fanout.py); `Listener` is the threaded path's, one subscription per waiting request."""
 from __future__ import annotations
 
 import logging
@@ -14,9 +20,12 @@ from typing import Iterable
 from django.conf import settings
 
 log = logging.getLogger(__name__)
-_CHANNEL = "pearlsite:events:{}"
+USER_CHANNEL = "pearlsite:events:{}"
+MATCH_CHANNEL = "pearlsite:matches:{}"
+_QUIET_AFTER_FAILURE = 5.0
 _client = None
 _client_lock = threading.Lock()
+_quiet_until = 0.0
 
 
 def _redis():
@@ -27,22 +36,29 @@ def _redis():
         if _client is None:
             import redis
 
-            _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+            _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
         return _client
 
 
-def publish(user_ids: Iterable[int]) -> None:
-    """Tell listeners these users have new events (best effort: errors are logged, not raised)."""
+def publish(user_ids: Iterable[int], match_ids: Iterable[int] = ()) -> None:
+    """Tell listeners these users have new events and these matches changed (best effort:
+    errors are logged, not raised)."""
     from matches import redis_link
 
+    global _quiet_until
     client = _redis()
-    if client is None or redis_link.breaker.is_open:     # Redis failed just now: do not wait for it
+    if client is None or redis_link.breaker.is_open or time.monotonic() < _quiet_until:
         return
     try:
+        pipe = client.pipeline(transaction=False)
         for user_id in set(user_ids):
-            client.publish(_CHANNEL.format(user_id), b"1")
+            pipe.publish(USER_CHANNEL.format(user_id), b"1")
+        for match_id in set(match_ids):
+            pipe.publish(MATCH_CHANNEL.format(match_id), b"1")
+        pipe.execute()
     except Exception:   # noqa: BLE001 — a wake-up is an optimisation; pollers still find the rows
-        log.warning("could not publish event wake-ups", exc_info=True)
+        _quiet_until = time.monotonic() + _QUIET_AFTER_FAILURE
+        log.warning("could not publish event wake-ups; quiet for %s s", _QUIET_AFTER_FAILURE, exc_info=True)
 
 
 class Listener:
@@ -57,7 +73,7 @@ class Listener:
         if client is not None:
             try:
                 self._pubsub = client.pubsub(ignore_subscribe_messages=True)
-                self._pubsub.subscribe(_CHANNEL.format(self.user_id))
+                self._pubsub.subscribe(USER_CHANNEL.format(self.user_id))
             except Exception:   # noqa: BLE001 — fall back to plain polling
                 log.warning("could not subscribe to event wake-ups", exc_info=True)
                 self._pubsub = None

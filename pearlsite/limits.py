@@ -9,6 +9,7 @@ middleware runs, so `limit_asgi_body` wraps the application and stops reading at
 """
 from __future__ import annotations
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import JsonResponse
 
@@ -31,14 +32,26 @@ def _declared_length(value: str | bytes | None) -> int:
 
 
 class BodyLimitMiddleware:
+    # Both kinds: under ASGI a synchronous middleware would run every request below it (a long
+    # poll's wait included) inside a thread.
+    sync_capable = True
+    async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
     def __call__(self, request):
         limit = settings.MAX_BODY_BYTES
         if _declared_length(request.META.get("CONTENT_LENGTH")) > limit:
-            return JsonResponse(_error(limit), status=413)
+            response = JsonResponse(_error(limit), status=413)
+            return _returned(response) if iscoroutinefunction(self) else response
         return self.get_response(request)
+
+
+async def _returned(response):
+    return response
 
 
 def limit_asgi_body(app):

@@ -489,3 +489,24 @@ CELERY_BEAT_SCHEDULE["notifications-tick"] = {"task": "notifications.tasks.tick"
 NOTIFY_WORKER_QUEUES = ["notify"]
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationDigestEnum"] = ["none", "daily", "weekly"]
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["NotificationChannelEnum"] = ["email", "digest", "webhook"]
+
+# --- Live updates on the ASGI service (docs/scaling.md "Event streams") ----------------------
+# Under ASGI (uvicorn) the waiting endpoints are async views: an idle client costs a coroutine
+# and a socket, one Redis subscription per process wakes them (pearlsite/urls_asgi.py).
+ASGI_URLCONF = "pearlsite.urls_asgi"
+# An async stream ends after this many seconds (the client reconnects with Last-Event-ID).
+ASYNC_STREAM_SECONDS = _int_in("PEARLSITE_ASYNC_STREAM_SECONDS", 6 * 3600, 1, 7 * 86400)
+# Open streams and waiting long polls at once, per account and per client address (0: no limit).
+STREAMS_PER_USER = _int_in("PEARLSITE_STREAMS_PER_USER", 5, 0)
+STREAMS_PER_ADDRESS = _int_in("PEARLSITE_STREAMS_PER_ADDRESS", 20, 0)
+# How often each process looks for new events in the database when Redis is down or absent (and,
+# slower, while subscribed: a lost wake-up costs at most that long).
+STREAM_POLL_SECONDS = _positive_float("PEARLSITE_STREAM_POLL_SECONDS", 1.0)
+STREAM_SAFETY_POLL_SECONDS = _positive_float("PEARLSITE_STREAM_SAFETY_POLL_SECONDS", 5.0)
+# A reader that takes no bytes for this long is disconnected (its buffer stays bounded meanwhile).
+STREAM_SEND_TIMEOUT_SECONDS = _positive_float("PEARLSITE_STREAM_SEND_TIMEOUT", 30.0)
+# A match page's live stream looks at its match at least this often (engine-only tables publish
+# no wake-ups).
+LIVE_STREAM_CHECK_SECONDS = _positive_float("PEARLSITE_LIVE_STREAM_CHECK_SECONDS", 10.0)
+MIDDLEWARE.append("pearlsite.asgi_urls.AsgiUrlconfMiddleware")
+MIDDLEWARE[MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware")] = "pearlsite.asgi_urls.StaticFilesMiddleware"

@@ -27,6 +27,7 @@ from matches.selectors import matches as match_selectors
 from matches.selectors import players as player_selectors
 from matches.selectors import tournaments as tournament_selectors
 from matches.selectors.analysis import analysis_payload
+from matches.selectors.events import latest_event_id  # noqa: F401  (the lobby's live cursor)
 
 from . import eleusis
 from . import match_page as match_page_parts

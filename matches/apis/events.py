@@ -2,10 +2,7 @@
 Server-Sent Events for bots that keep a connection open."""
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -20,6 +17,7 @@ from rest_framework.utils.urls import replace_query_param
 from matches import wakeup
 from matches.converters import MAX_ID
 from matches.errors import ServiceError
+from matches.live.sse import MAX_ID, sse
 from matches.models import Event
 from matches.selectors import events
 from pearlsite import metrics
@@ -91,7 +89,13 @@ class EventListQueryIn(serializers.Serializer):
 def _wait_for(request: Request, after: int, limit: int, seconds: float) -> list[Event]:
     """Wait for the caller's next events, if a waiting slot is free (else answer at once)."""
     seconds = min(seconds, settings.EVENTS_MAX_WAIT_SECONDS)
-    if seconds <= 0 or not _SLOTS.acquire():
+    if seconds <= 0:
+        return []
+    defer = getattr(request, "defer_wait", None)
+    if defer is not None:       # the ASGI view waits instead, without a thread (apis/streams.py)
+        defer(after, seconds)
+        return []
+    if not _SLOTS.acquire():
         return []
     try:
         with wakeup.Listener(request.user.pk) as listener:
@@ -104,7 +108,8 @@ def _wait_for(request: Request, after: int, limit: int, seconds: float) -> list[
 class EventListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", auth=True)},
+    @extend_schema(responses={200: EventPageOut, **ETAG_RESPONSES, **errors("invalid_filter", "too_many_streams",
+                                                                              auth=True)},
                    parameters=ETAG_PARAMETERS,
                    summary="Your events after a cursor, oldest first (long poll with ?wait=)")
     @query_params(EventListQueryIn)
@@ -140,13 +145,6 @@ class EventStreamQueryIn(serializers.Serializer):
                                      help_text="the last event id you have seen; the Last-Event-ID header wins")
 
 
-def _sse(event: Event | None) -> str:
-    if event is None:
-        return ": keep-alive\n\n"
-    data = json.dumps(EventOut(events.event_payload(event)).data, cls=DjangoJSONEncoder)
-    return f"id: {event.pk}\nevent: {event.kind}\ndata: {data}\n\n"
-
-
 def _last_event_id(request: Request, default: int) -> int:
     raw = request.headers.get("Last-Event-ID")
     if raw is None or raw == "":
@@ -167,12 +165,15 @@ class EventStreamApi(Api):
                      "wins over `after`."),
         responses={(200, "text/event-stream"): OpenApiResponse(StreamedEventOut, description=(
             "`id:`, `event:` (the kind) and `data:` (the event as JSON) per event; `: keep-alive` comments "
-            "while quiet; the server ends the stream after PEARLSITE_EVENT_STREAM_SECONDS: reconnect with "
-            "Last-Event-ID")), **errors("invalid_filter", auth=True)})
+            "while quiet; the server ends the stream after a while (hours on the streaming service, "
+            "PEARLSITE_ASYNC_STREAM_SECONDS; PEARLSITE_EVENT_STREAM_SECONDS on the threaded one): reconnect "
+            "with Last-Event-ID")), **errors("invalid_filter", "too_many_streams", auth=True)})
     @query_params(EventStreamQueryIn)
     def get(self, request: Request) -> StreamingHttpResponse:
         after = _last_event_id(request, request.query["after"])
-        response = StreamingHttpResponse(_stream(request.user, after), content_type="text/event-stream")
+        # Under ASGI the body is apis/streams.py's async stream; under WSGI this thread's.
+        body = getattr(request, "async_stream_body", None) or _stream
+        response = StreamingHttpResponse(body(request.user, after), content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"      # proxies must pass each event on at once
         return response
@@ -187,7 +188,7 @@ def _stream(user, after: int):
             duration = settings.EVENT_STREAM_SECONDS if waiting else 0
             for event in events.follow(user, after, duration=duration, heartbeat=settings.EVENT_HEARTBEAT_SECONDS,
                                        wait=listener.wait, interval=listener.interval):
-                yield _sse(event)
+                yield sse(event)
     finally:
         metrics.stream_closed()
         if waiting:

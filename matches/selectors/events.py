@@ -67,3 +67,8 @@ def follow(user, after: int, *, duration: float, heartbeat: float, wait: Callabl
 
 def event_payload(event: Event) -> dict:
     return {"id": event.pk, "kind": event.kind, "payload": event.payload, "created_at": event.created_at}
+
+
+def latest_event_id(user) -> int:
+    """The id of the user's newest event (0 if none): where a live page starts following."""
+    return Event.objects.filter(user_id=user.pk).order_by("-id").values_list("id", flat=True).first() or 0

@@ -74,7 +74,8 @@ def _write(rows: list[Event], per_recipient: bool = False) -> None:
     # No savepoint: inside the caller's transaction the lock and rows stand or fall with it.
     with transaction.atomic(savepoint=False):
         ids = list(dict.fromkeys(row.user_id for row in rows))
-        transaction.on_commit(lambda: wakeup.publish(ids))
+        match_ids = {row.payload["match"] for row in rows if isinstance(row.payload.get("match"), int)}
+        transaction.on_commit(lambda: wakeup.publish(ids, match_ids))
         if connection.vendor == "postgresql":
             _insert_locked(rows, per_recipient)
         else:

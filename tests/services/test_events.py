@@ -183,7 +183,7 @@ def test_a_batch_at_the_end_of_a_transaction_commits_with_it(monkeypatch):
     from matches import wakeup
 
     published = []
-    monkeypatch.setattr(wakeup, "publish", lambda ids: published.append(list(ids)))
+    monkeypatch.setattr(wakeup, "publish", lambda ids, match_ids=(): published.append(list(ids)))
     ann, ben = UserFactory(), UserFactory()
     with CaptureQueriesContext(connection) as queries:
         with transaction.atomic():

@@ -24,6 +24,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, status: int = 200) -> Http
     context = {
         "games": selectors.my_games(request.user), "challenges": selectors.lobby_challenges(request.user),
         "events": selectors.lobby_events(request.user),
+        "events_after": selectors.latest_event_id(request.user),
         "form": form, "chosen_game": chosen,
         "catalogue": [{**e, "inputs": option_inputs(e), "variants_id": f"variants-{e['slug']}"} for e in entries],
     }

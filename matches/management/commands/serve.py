@@ -2,13 +2,14 @@
 
     python manage.py serve            # 127.0.0.1:$PORT (default 8000)
 
-Besides the development server it starts three Celery workers: one for engine replies (queue
-`ai-move`, with beat embedded: correspondence deadlines, the engine-job sweep and the
-notifications' tick), one for analyses (`analysis-user`, then `analysis-system`), so a reply never
-waits behind an analysis, and one for mails and webhooks (`notify`), so a slow mail server never
-delays a reply. With the default EMAIL_URL the mails are printed here.
-Production runs them as separate processes (gunicorn, `celery worker` per lane, `celery beat`):
-see docker/.
+It serves HTTP with uvicorn (ASGI), so the pages' live updates and the API's event streams run
+as async views, as in production (docs/scaling.md). Besides it starts three Celery workers: one
+for engine replies (queue `ai-move`, with beat embedded: correspondence deadlines, the engine-job
+sweep and the notifications' tick), one for analyses (`analysis-user`, then `analysis-system`), so
+a reply never waits behind an analysis, and one for mails and webhooks (`notify`), so a slow mail
+server never delays a reply. With the default EMAIL_URL the mails are printed here.
+Production runs them as separate processes (gunicorn for the API and pages, gunicorn with
+uvicorn workers for the streams, `celery worker` per lane, `celery beat`): see docker/.
 """
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ import sys
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 
@@ -68,7 +68,9 @@ class Command(BaseCommand):
             self.stdout.write(f"reply worker (pid {workers[0].pid}), analysis worker (pid {workers[1].pid}) and "
                               f"notification worker (pid {workers[2].pid}) started, broker {settings.CELERY_BROKER_URL}")
         try:
-            call_command("runserver", f"{host}:{port}", use_reloader=False)
+            import uvicorn
+
+            uvicorn.run("pearlsite.asgi:application", host=host, port=port, log_level="info")
         finally:
             for worker in workers:
                 worker.terminate()

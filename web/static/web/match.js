@@ -1,8 +1,10 @@
-// The match page: forms post in the background, the board takes clicks, and a long poll of
-// /matches/<id>/live/ swaps in the page's parts whenever the match changes (an opponent's or an
-// engine's move, an offer, a result, an analysis). Without JavaScript the forms still work.
+// The match page: forms post in the background, the board takes clicks, and the page's parts are
+// swapped in from /matches/<id>/live/ whenever the match changes (an opponent's or an engine's
+// move, an offer, a result, an analysis): told by the live stream (live.js), or by a long poll of
+// live/ where no stream can be had. Without JavaScript the forms still work.
 import { BoardPicker } from "./board.js";
 import { Replay, announceTurn, clearArrows, drawArrows, errorBox, showError, wireHand } from "./match_view.js";
+import { NOTICE_KINDS, followStream, longPoll, notice } from "./live.js";
 
 const root = document.getElementById("match");
 const liveUrl = root.dataset.liveUrl;
@@ -12,7 +14,7 @@ let picker = null;
 let replay = null;
 
 const $ = (selector) => root.querySelector(selector);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const matchId = Number(liveUrl.match(/(\d+)\/live\/$/)[1]);
 
 function say(text) {
   $("#live-note").textContent = text;
@@ -134,23 +136,28 @@ function apply(data) {
   say(`Updated: ply ${data.ply}${data.status === "active" ? "" : `, ${data.status}`}.`);
 }
 
+function liveUrlFor(wait) {
+  return `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}${flip ? "&flip=1" : ""}`;
+}
+
 async function refresh(wait) {
-  const url = `${liveUrl}?version=${encodeURIComponent(version)}&wait=${wait ? 1 : 0}${flip ? "&flip=1" : ""}`;
-  const response = await fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+  const response = await fetch(liveUrlFor(wait), { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`live update: ${response.status}`);
   apply(await response.json());
 }
 
-async function follow() {
-  for (;;) {
-    try {
-      await refresh(true);
-    } catch (error) {
-      await sleep(5000);
-    }
-  }
+function elsewhere(event) {
+  if (event.payload.match !== matchId) notice(event);
 }
+
+const handlers = {
+  version: (data) => {
+    if (data.version !== version) refresh(false).catch(() => {});
+  },
+};
+for (const kind of NOTICE_KINDS) handlers[kind] = elsewhere;
 
 wire();
 announceTurn(root.dataset.myTurn === "1", false);
-follow();
+followStream(`${liveUrl}stream/?version=${encodeURIComponent(version)}`, handlers,
+  () => longPoll(() => liveUrlFor(true), apply));
