@@ -21,6 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.db import DatabaseError, connection
+from django.db.migrations.exceptions import InconsistentMigrationHistory
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
@@ -66,6 +67,9 @@ def _migrations() -> str:
         try:
             call_command("migrate", check_unapplied=True, verbosity=0, stdout=io.StringIO())
         except SystemExit:                  # what `migrate --check` does when some are unapplied
+            return "unapplied"
+        except InconsistentMigrationHistory:  # applied out of order: not a schema to serve from
+            log.warning("readiness: the migration history is inconsistent", exc_info=True)
             return "unapplied"
         _migrations_applied = True
     return OK
