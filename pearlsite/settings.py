@@ -249,6 +249,15 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,
                                         "maximum": 2**63 - 1}},
 }
+# The contract a client is generated from: operation ids and tags without the version prefix
+# (`games_retrieve`), the token scheme and each operation's own description (matches.apis.openapi),
+# and the 401 any bad or expired token gets, listed on every operation.
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "matches.apis.openapi.AutoSchema"
+SPECTACULAR_SETTINGS.update({
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "matches.apis.openapi.document_bad_tokens"],
+})
 
 # --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------
 # Jobs a user may have at the broker or running, per lane; the rest wait in the table in order.

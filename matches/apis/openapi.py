@@ -1,0 +1,43 @@
+"""How the schema describes what every operation shares: the token scheme, descriptions that
+belong to each operation, and the 401 that any request carrying a bad or expired token gets."""
+from __future__ import annotations
+
+import inspect
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+
+from matches.errors import CODES
+
+
+class ApiTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "matches.apis.authentication.ApiTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "opaque API token", "description": (
+            "`Authorization: Bearer <token>` (`Token <token>` is accepted too), from POST auth/token/. "
+            "A token unused for PEARLSITE_TOKEN_IDLE_DAYS expires; a bad or expired one is refused with "
+            "401 `authentication_failed` on every operation, even those open to anonymous callers.")}
+
+
+class AutoSchema(BaseAutoSchema):
+    def get_description(self) -> str:
+        """The handler's or the view's own docstring: never one inherited from a shared base class."""
+        handler = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        own = handler.__doc__ if handler is not None else None
+        return inspect.cleandoc(own or self.view.__class__.__dict__.get("__doc__") or "")
+
+
+def document_bad_tokens(result, generator, request, public):
+    """Any operation may be called with a token: list 401 `authentication_failed` on each that does
+    not already list a 401 (those open to anonymous callers)."""
+    status, meaning = CODES["authentication_failed"]
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            if responses is not None and str(status) not in responses:
+                responses[str(status)] = {
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                    "description": f"`authentication_failed`: {meaning}"}
+    return result
