@@ -414,3 +414,6 @@ WORKER_METRICS_ADDR = env.str("PEARLSITE_WORKER_METRICS_ADDR", default="127.0.0.
 if WORKER_METRICS_PORT and not env.str("PROMETHEUS_MULTIPROC_DIR", default=""):
     raise ImproperlyConfigured("PEARLSITE_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR: a worker's "
                                "pool processes count in their own memory otherwise")
+
+# HEAD answers without a body under every server (pearlsite/head.py).
+MIDDLEWARE.insert(0, "pearlsite.head.HeadWithoutBodyMiddleware")
