@@ -51,6 +51,9 @@ class LogoutQueryIn(serializers.Serializer):
 
 
 class AccountCreateApi(Api):
+    """Registration takes no credentials: a stale token left in a client's headers cannot block it."""
+
+    authentication_classes = []
     permission_classes = [permissions.AllowAny]
     throttle_scopes = {"POST": "registration"}
 
@@ -67,6 +70,12 @@ class AccountCreateApi(Api):
 class TokenApi(Api):
     permission_classes = [permissions.AllowAny]
     throttle_scopes = {"POST": "login"}
+
+    def get_authenticators(self):
+        """Logging in takes no credentials but the body's: a bot whose token expired logs in again
+        with the stale one still in its headers. Logging out is authenticated."""
+        logging_in = getattr(self.request, "method", None) == "POST"      # None while a schema is built
+        return [] if logging_in else super().get_authenticators()
 
     @extend_schema(request=TokenIn, summary="Log in: a new API token",
                    responses={200: TokenOut, **errors("invalid_credentials", body=True)})

@@ -22,6 +22,13 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
 
 
 class AutoSchema(BaseAutoSchema):
+    def get_auth(self) -> list[dict]:
+        """An operation that authenticates nobody (registration, logging in) has no security
+        requirement at all, rather than only the empty one: generated clients then take a plain
+        client there."""
+        requirements = super().get_auth()
+        return [] if all(not r for r in requirements) else requirements
+
     def get_description(self) -> str:
         """The handler's or the view's own docstring: never one inherited from a shared base class."""
         handler = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
@@ -30,13 +37,15 @@ class AutoSchema(BaseAutoSchema):
 
 
 def document_bad_tokens(result, generator, request, public):
-    """Any operation may be called with a token: list 401 `authentication_failed` on each that does
-    not already list a 401 (those open to anonymous callers)."""
+    """Any authenticating operation may be called with a bad token: list 401 `authentication_failed`
+    on each that does not already list a 401 (those open to anonymous callers)."""
     status, meaning = CODES["authentication_failed"]
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
-            responses = operation.get("responses") if isinstance(operation, dict) else None
-            if responses is not None and str(status) not in responses:
+            if not isinstance(operation, dict) or not operation.get("security"):
+                continue
+            responses = operation["responses"]
+            if str(status) not in responses:
                 responses[str(status)] = {
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                     "description": f"`authentication_failed`: {meaning}"}

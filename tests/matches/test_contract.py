@@ -29,17 +29,30 @@ def _operations(schema):
             if method in METHODS]
 
 
-def test_every_operation_documents_the_401_of_a_bad_token(schema):
+CREDENTIAL_FREE = {("post", "/api/v1/accounts/"), ("post", "/api/v1/auth/token/")}
+
+
+def test_every_authenticating_operation_documents_the_401_of_a_bad_token(schema):
     for path, method, operation in _operations(schema):
-        assert "authentication_failed" in operation["responses"]["401"]["description"], (method, path)
+        if (method, path) in CREDENTIAL_FREE:
+            assert "security" not in operation and "401" not in operation["responses"]
+        else:
+            assert "authentication_failed" in operation["responses"]["401"]["description"], (method, path)
 
 
 def test_the_token_scheme_is_http_bearer_and_anonymous_access_is_marked(schema):
     assert schema["components"]["securitySchemes"]["tokenAuth"]["type"] == "http"
     assert schema["components"]["securitySchemes"]["tokenAuth"]["scheme"] == "bearer"
-    open_ops = {(m, p) for p, m, op in _operations(schema) if {} in op["security"]}
-    assert ("post", "/api/v1/accounts/") in open_ops and ("post", "/api/v1/auth/token/") in open_ops
-    assert ("get", "/api/v1/games/") in open_ops and ("post", "/api/v1/matches/{id}/moves/") not in open_ops
+    optional = {(m, p) for p, m, op in _operations(schema) if {} in op.get("security", [])}
+    assert ("get", "/api/v1/games/") in optional and ("post", "/api/v1/matches/{id}/moves/") not in optional
+
+
+def test_a_stale_token_blocks_neither_registering_nor_logging_in(anon, alice):
+    anon.credentials(HTTP_AUTHORIZATION="Bearer expired-long-ago")
+    assert anon.post("/api/v1/auth/token/", {"username": "alice", "password": "alice-secret-pw"}).status_code == 200
+    assert anon.post("/api/v1/accounts/", {"username": "newcomer", "password": "a long enough passphrase 42"}
+                     ).status_code == 201
+    assert anon.delete("/api/v1/auth/token/").json()["code"] == "authentication_failed"
 
 
 def test_operation_ids_are_uniform_and_descriptions_are_each_operations_own(schema):
