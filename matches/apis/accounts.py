@@ -14,13 +14,15 @@ from .schema import errors, page_of, paginated, valid
 
 
 class RegisterIn(serializers.Serializer):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 letters, digits, _.@+-")
+    username = serializers.RegexField(
+        r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 characters: ASCII letters, digits and _ . @ + -",
+        error_messages={"invalid": "2-150 characters: ASCII letters (a-z, A-Z), digits and _ . @ + - only"})
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
 
 
 class RegisteredOut(serializers.Serializer):
     username = serializers.CharField()
-    token = serializers.CharField(help_text="send as `Authorization: Token <token>`; shown only now")
+    token = serializers.CharField(help_text="send as `Authorization: Bearer <token>`; shown only now")
 
 
 class TokenIn(serializers.Serializer):
@@ -31,7 +33,7 @@ class TokenIn(serializers.Serializer):
 
 
 class TokenOut(serializers.Serializer):
-    token = serializers.CharField(help_text="send as `Authorization: Token <token>`; shown only now")
+    token = serializers.CharField(help_text="send as `Authorization: Bearer <token>`; shown only now")
     id = serializers.IntegerField()
     prefix = serializers.CharField(help_text="the key's first characters, to tell your tokens apart")
     expires_at = serializers.DateTimeField(allow_null=True)

@@ -156,3 +156,14 @@ def test_a_chunked_body_over_the_limit_is_refused_unread(wsgi, settings):
     assert answer["status"] == 413
     assert json.loads(answer["body"]) == {"code": "payload_too_large", "detail": {"limit": 100},
                                           "message": "the request body is larger than 100 bytes"}
+
+
+def test_an_empty_format_is_not_acceptable(anon):
+    response = anon.get("/api/v1/games/?format=")
+    assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
+
+
+def test_a_refused_username_says_what_is_allowed(anon):
+    response = anon.post("/api/v1/accounts/", {"username": "jörg", "password": "a long enough passphrase 42"})
+    assert response.status_code == 400
+    assert "ASCII letters" in response.json()["detail"]["username"][0]
