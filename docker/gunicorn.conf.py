@@ -21,7 +21,7 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 graceful_timeout = 30
 keepalive = 5                      # seconds an idle keep-alive connection is kept
 # Header limits (a request line, header count and size) refuse oversized heads early.
-limit_request_line = 4094
+limit_request_line = 8190          # above nginx's 4k, so nginx refuses an over-long line first, in JSON
 limit_request_fields = 50
 limit_request_field_size = 8190
 # The application (Django, the URLconf and every view module) is imported once in the master and
