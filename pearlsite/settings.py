@@ -256,7 +256,8 @@ REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "matches.apis.openapi.AutoSchema"
 SPECTACULAR_SETTINGS.update({
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "matches.apis.openapi.document_bad_tokens"],
+                             "matches.apis.openapi.document_bad_tokens",
+                             "matches.apis.openapi.enumerate_game_slugs"],
 })
 
 # --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------

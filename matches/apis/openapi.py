@@ -7,7 +7,11 @@ import inspect
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 
+import games
 from matches.errors import CODES
+
+# Path parameters that name a game (games/{slug}/..., players/{username}/ratings/{game}/).
+GAME_PATH_PARAMETERS = ("slug", "game")
 
 
 class ApiTokenScheme(OpenApiAuthenticationExtension):
@@ -49,4 +53,16 @@ def document_bad_tokens(result, generator, request, public):
                 responses[str(status)] = {
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                     "description": f"`authentication_failed`: {meaning}"}
+    return result
+
+
+def enumerate_game_slugs(result, generator, request, public):
+    """A path parameter naming a game lists the catalogue's slugs: typed clients get an enum, and a
+    fuzzer spends its calls on games that exist (others are still a 404 `game_not_found`)."""
+    slugs = sorted(games.GAMES)
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                if parameter.get("in") == "path" and parameter.get("name") in GAME_PATH_PARAMETERS:
+                    parameter["schema"] = {"type": "string", "enum": slugs}
     return result

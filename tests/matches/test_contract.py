@@ -167,3 +167,12 @@ def test_a_refused_username_says_what_is_allowed(anon):
     response = anon.post("/api/v1/accounts/", {"username": "jörg", "password": "a long enough passphrase 42"})
     assert response.status_code == 400
     assert "ASCII letters" in response.json()["detail"]["username"][0]
+
+
+def test_game_path_parameters_list_the_catalogue(schema):
+    import games
+
+    for path in ("/api/v1/games/{slug}/", "/api/v1/players/{username}/ratings/{game}/"):
+        parameters = {p["name"]: p for p in schema["paths"][path]["get"]["parameters"] if p["in"] == "path"}
+        named = parameters.get("slug") or parameters["game"]
+        assert named["schema"]["enum"] == sorted(games.GAMES)
