@@ -78,10 +78,12 @@ def _short_streams(settings):
 
 
 def _checks(case) -> list:
-    """The event stream's declared header (Last-Event-ID) cannot refuse other headers: the check that
-    a malformed request is refused skips it."""
+    """Two checks skip the event stream. Its schema is the body as text, as code generators read
+    `schema` (OpenAPI 3.0 has no `itemSchema`), while schemathesis reads it as each event's: the
+    events themselves are checked by tests/matches/test_generated_client.py with an SSE client. And
+    its declared header (Last-Event-ID) cannot refuse other headers."""
     if case.operation.path.endswith("/events/stream/"):
-        return [c for c in CHECKS if c is not negative_data_rejection]
+        return [c for c in CHECKS if c not in (response_schema_conformance, negative_data_rejection)]
     return CHECKS
 
 
