@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
+.PHONY: install run test chromium nginx screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py serve
 
-test: install chromium
+test: install chromium nginx
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The browser tests drive Debian's Chromium (Playwright's own browser downloads are not used).
@@ -33,6 +33,10 @@ CHROMIUM ?= /usr/bin/chromium
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium; }
 	@test -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf || { apt-get update -qq && apt-get install -y -qq fonts-ipafont-gothic; }
+
+# The tests put docker/nginx.conf in front of gunicorn (tests/matches/test_served_by_gunicorn.py).
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx-light; }
 
 # PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
 # page and a player page with its rating chart, in var/screenshots/.

@@ -29,7 +29,7 @@ graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", 30))
 # proxy always closes an idle connection first and never sends a request on one being closed here.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", 75))
 # Header limits (a request line, header count and size) refuse oversized heads early.
-limit_request_line = 4094
+limit_request_line = 8190          # above nginx's 4k, so nginx refuses an over-long line first, in JSON
 limit_request_fields = 50
 limit_request_field_size = 8190
 # The application (Django, the URLconf and every view module) is imported once in the master and

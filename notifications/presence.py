@@ -4,10 +4,12 @@ DRF sets the authenticated user (token or session) on Django's request, so this 
 API callers too. A cache key lets each process write at most once a minute per player."""
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
 from notifications.models import Presence
+from pearlsite.middleware import SyncAndAsyncMiddleware
 
 RESOLUTION_SECONDS = 60
 
@@ -17,13 +19,19 @@ def player_seen(user_id: int) -> None:
         Presence.objects.update_or_create(user_id=user_id, defaults={"seen_at": timezone.now()})
 
 
-class PresenceMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class PresenceMiddleware(SyncAndAsyncMiddleware):
+    def call(self, request):
         response = self.get_response(request)
+        self._seen(request)
+        return response
+
+    async def acall(self, request):
+        response = await self.get_response(request)
+        await sync_to_async(self._seen)(request)
+        return response
+
+    @staticmethod
+    def _seen(request) -> None:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             player_seen(user.pk)
-        return response

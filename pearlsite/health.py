@@ -18,6 +18,7 @@ import logging
 from datetime import timedelta
 from pathlib import Path
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management import call_command
 from django.db import DatabaseError, connection
@@ -27,6 +28,8 @@ from django.utils import timezone
 
 from matches import redis_link
 from matches.models import EngineJob
+
+from .middleware import SyncAndAsyncMiddleware
 
 log = logging.getLogger(__name__)
 CHECKS = ("database", "migrations", "redis", "broker", "outbox")
@@ -105,18 +108,27 @@ def _outbox() -> str:
     return "stuck" if oldest is not None and timezone.now() - oldest > limit else OK
 
 
-class HealthMiddleware:
+class HealthMiddleware(SyncAndAsyncMiddleware):
     """Answers GET/HEAD `/healthz` and `/readyz` itself; everything else goes on down the chain."""
 
     PATHS = {"/healthz": "alive", "/readyz": "ready"}
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def _probe(self, request: HttpRequest) -> str | None:
         probe = self.PATHS.get(request.path_info)
-        if probe is None or request.method not in ("GET", "HEAD"):
-            return self.get_response(request)
+        return probe if request.method in ("GET", "HEAD") else None
+
+    def call(self, request: HttpRequest) -> HttpResponse:
+        probe = self._probe(request)
+        return self.get_response(request) if probe is None else self._answer(probe)
+
+    async def acall(self, request: HttpRequest) -> HttpResponse:
+        probe = self._probe(request)
+        if probe is None:
+            return await self.get_response(request)
+        return await sync_to_async(self._answer)(probe)
+
+    @staticmethod
+    def _answer(probe: str) -> HttpResponse:
         if probe == "alive":
             response = JsonResponse(alive())
         else:

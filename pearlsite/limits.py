@@ -3,8 +3,8 @@
 `payload_too_large` in the usual error shape.
 
 WSGI (gunicorn, runserver, the test client): Django reads a body only up to its Content-Length and
-only when a view asks for it, so `BodyLimitMiddleware` checking the header first is enough; a body
-without a Content-Length (chunked) reads as empty. ASGI: Django reads the whole body before any
+only when a view asks for it, so `BodyLimitMiddleware` checking the header first is enough; a chunked
+body (no Content-Length) is read by `limit_wsgi_body`, wrapping the application, up to the limit. ASGI: Django reads the whole body before any
 middleware runs, so `limit_asgi_body` wraps the application and stops reading at the limit.
 """
 from __future__ import annotations
@@ -88,5 +88,32 @@ def limit_asgi_body(app):
             return messages.pop(0) if messages else await receive()
 
         return await app(scope, replay, send)
+
+    return limited
+
+
+def _chunked(environ: dict) -> bool:
+    return not environ.get("CONTENT_LENGTH") and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+
+
+def limit_wsgi_body(app):
+    """Wrap a WSGI application: a chunked body (no Content-Length; gunicorn hands it over de-chunked)
+    is read up to the limit and given to Django with its length, as any other body; past the limit,
+    a 413. Django alone reads only up to CONTENT_LENGTH, so it would see such a body as empty."""
+    import io
+    import json
+
+    def limited(environ, start_response):
+        if not _chunked(environ):
+            return app(environ, start_response)
+        limit = settings.MAX_BODY_BYTES
+        body = environ["wsgi.input"].read(limit + 1)
+        if len(body) > limit:
+            answer = json.dumps(_error(limit)).encode()
+            start_response("413 Request Entity Too Large", [("Content-Type", "application/json"),
+                                                            ("Content-Length", str(len(answer)))])
+            return [answer]
+        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        return app(environ, start_response)
 
     return limited

@@ -6,7 +6,10 @@ from __future__ import annotations
 import logging
 import time
 
+from asgiref.sync import sync_to_async
+
 from . import metrics, request_ids
+from .middleware import SyncAndAsyncMiddleware
 
 log = logging.getLogger("pearlsite.requests")
 UNMATCHED = "<unmatched>"
@@ -24,23 +27,35 @@ def _user_id(request) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-class RequestObservationMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        request_id = request_ids.accepted(request.headers.get(request_ids.HEADER))
-        request.request_id = request_id
-        token = request_ids.bind(request_id)
-        started = time.perf_counter()
+class RequestObservationMiddleware(SyncAndAsyncMiddleware):
+    def call(self, request):
+        request_id, token, started = self._start(request)
         try:
             response = self.get_response(request)
-            seconds = time.perf_counter() - started
-            response[request_ids.HEADER] = request_id
-            self._record(request, request_id, response.status_code, seconds)
+            self._finish(request, request_id, response, started)
             return response
         finally:
             request_ids.unbind(token)
+
+    async def acall(self, request):
+        request_id, token, started = self._start(request)
+        try:
+            response = await self.get_response(request)
+            # Reading the user may reach the database (a session): not from the event loop.
+            await sync_to_async(self._finish)(request, request_id, response, started)
+            return response
+        finally:
+            request_ids.unbind(token)
+
+    @staticmethod
+    def _start(request):
+        request_id = request_ids.accepted(request.headers.get(request_ids.HEADER))
+        request.request_id = request_id
+        return request_id, request_ids.bind(request_id), time.perf_counter()
+
+    def _finish(self, request, request_id: str, response, started: float) -> None:
+        response[request_ids.HEADER] = request_id
+        self._record(request, request_id, response.status_code, time.perf_counter() - started)
 
     @staticmethod
     def _record(request, request_id: str, status: int, seconds: float) -> None:

@@ -252,6 +252,16 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,
                                         "maximum": 2**63 - 1}},
 }
+# The contract a client is generated from: operation ids and tags without the version prefix
+# (`games_retrieve`), the token scheme and each operation's own description (matches.apis.openapi),
+# and the 401 any bad or expired token gets, listed on every operation.
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "matches.apis.openapi.AutoSchema"
+SPECTACULAR_SETTINGS.update({
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "matches.apis.openapi.document_bad_tokens",
+                             "matches.apis.openapi.enumerate_game_slugs"],
+})
 
 # --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------
 # Jobs a user may have at the broker or running, per lane; the rest wait in the table in order.
@@ -510,3 +520,6 @@ STREAM_SEND_TIMEOUT_SECONDS = _positive_float("PEARLSITE_STREAM_SEND_TIMEOUT", 3
 LIVE_STREAM_CHECK_SECONDS = _positive_float("PEARLSITE_LIVE_STREAM_CHECK_SECONDS", 10.0)
 MIDDLEWARE.append("pearlsite.asgi_urls.AsgiUrlconfMiddleware")
 MIDDLEWARE[MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware")] = "pearlsite.asgi_urls.StaticFilesMiddleware"
+
+# HEAD answers without a body under every server (pearlsite/head.py).
+MIDDLEWARE.insert(0, "pearlsite.head.HeadWithoutBodyMiddleware")

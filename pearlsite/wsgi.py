@@ -4,4 +4,6 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pearlsite.settings")
-application = get_wsgi_application()
+from pearlsite.limits import limit_wsgi_body  # noqa: E402  (needs the settings module named)
+
+application = limit_wsgi_body(get_wsgi_application())

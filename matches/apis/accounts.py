@@ -14,7 +14,9 @@ from .schema import errors, page_of, paginated, valid
 
 
 class RegisterIn(serializers.Serializer):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 letters, digits, _.@+-")
+    username = serializers.RegexField(
+        r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 characters: ASCII letters, digits and _ . @ + -",
+        error_messages={"invalid": "2-150 characters: ASCII letters (a-z, A-Z), digits and _ . @ + - only"})
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254,
                                    help_text="optional; a link to verify it is mailed there")
@@ -22,7 +24,7 @@ class RegisterIn(serializers.Serializer):
 
 class RegisteredOut(serializers.Serializer):
     username = serializers.CharField()
-    token = serializers.CharField(help_text="send as `Authorization: Token <token>`; shown only now")
+    token = serializers.CharField(help_text="send as `Authorization: Bearer <token>`; shown only now")
 
 
 class TokenIn(serializers.Serializer):
@@ -33,7 +35,7 @@ class TokenIn(serializers.Serializer):
 
 
 class TokenOut(serializers.Serializer):
-    token = serializers.CharField(help_text="send as `Authorization: Token <token>`; shown only now")
+    token = serializers.CharField(help_text="send as `Authorization: Bearer <token>`; shown only now")
     id = serializers.IntegerField()
     prefix = serializers.CharField(help_text="the key's first characters, to tell your tokens apart")
     expires_at = serializers.DateTimeField(allow_null=True)
@@ -53,6 +55,9 @@ class LogoutQueryIn(serializers.Serializer):
 
 
 class AccountCreateApi(Api):
+    """Registration takes no credentials: a stale token left in a client's headers cannot block it."""
+
+    authentication_classes = []
     permission_classes = [permissions.AllowAny]
     throttle_scopes = {"POST": "registration"}
 
@@ -70,6 +75,12 @@ class AccountCreateApi(Api):
 class TokenApi(Api):
     permission_classes = [permissions.AllowAny]
     throttle_scopes = {"POST": "login"}
+
+    def get_authenticators(self):
+        """Logging in takes no credentials but the body's: a bot whose token expired logs in again
+        with the stale one still in its headers. Logging out is authenticated."""
+        logging_in = getattr(self.request, "method", None) == "POST"      # None while a schema is built
+        return [] if logging_in else super().get_authenticators()
 
     @extend_schema(request=TokenIn, summary="Log in: a new API token",
                    responses={200: TokenOut, **errors("invalid_credentials", body=True)})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import BaseContentNegotiation
@@ -17,7 +18,7 @@ from rest_framework.utils.urls import replace_query_param
 from matches import wakeup
 from matches.converters import MAX_ID
 from matches.errors import ServiceError
-from matches.live.sse import MAX_ID, sse
+from matches.live.sse import sse
 from matches.models import Event
 from matches.selectors import events
 from pearlsite import metrics
@@ -66,15 +67,6 @@ class EventPageOut(serializers.Serializer):
     last_id = serializers.IntegerField(help_text="the cursor: the last id returned (or the one given)")
     next = serializers.URLField(help_text="this request after the cursor: follow it to read on")
     more = serializers.BooleanField(help_text="more events are waiting after this page")
-
-
-class StreamedEventOut(serializers.Serializer):
-    """One Server-Sent Event as a client's parser hands it over (keep-alive comments are not events)."""
-
-    id = serializers.CharField(required=False, help_text="the event id: reconnect with it as Last-Event-ID")
-    event = serializers.ChoiceField(choices=Event.Kind.choices, required=False, help_text="the kind")
-    data = serializers.CharField(required=False, help_text="the event as JSON, as GET events/ lists it")
-    retry = serializers.IntegerField(required=False, help_text="milliseconds to wait before reconnecting")
 
 
 class EventListQueryIn(serializers.Serializer):
@@ -161,13 +153,18 @@ class EventStreamApi(Api):
 
     @extend_schema(
         summary="Your events as Server-Sent Events (for bots)",
-        description=("A `Last-Event-ID` header (EventSource sends it on reconnecting) resumes after that id and "
-                     "wins over `after`."),
-        responses={(200, "text/event-stream"): OpenApiResponse(StreamedEventOut, description=(
-            "`id:`, `event:` (the kind) and `data:` (the event as JSON) per event; `: keep-alive` comments "
-            "while quiet; the server ends the stream after a while (hours on the streaming service, "
-            "PEARLSITE_ASYNC_STREAM_SECONDS; PEARLSITE_EVENT_STREAM_SECONDS on the threaded one): reconnect "
-            "with Last-Event-ID")), **errors("invalid_filter", "too_many_streams", auth=True)})
+        description=("A text/event-stream to read with any Server-Sent Events client. Each event is `id:`, "
+                     "`event:` (the kind) and `data:` (the event as JSON, as GET events/ lists it); `: keep-alive` "
+                     "comments while quiet. The server ends the stream after a while (hours on the streaming "
+                     "service, PEARLSITE_ASYNC_STREAM_SECONDS; PEARLSITE_EVENT_STREAM_SECONDS on the threaded "
+                     "one): reconnect with the last id as `Last-Event-ID`."),
+        parameters=[OpenApiParameter("Last-Event-ID", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+                                     pattern=r"^[0-9]*$", description=(
+                                         "the last event id received (EventSource sends it on reconnecting): "
+                                         "resume after it; wins over `after`"))],
+        responses={(200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description=(
+            "Server-Sent Events (UTF-8 text, not JSON): `retry:` first, then one block per event")),
+            **errors("invalid_filter", "too_many_streams", auth=True)})
     @query_params(EventStreamQueryIn)
     def get(self, request: Request) -> StreamingHttpResponse:
         after = _last_event_id(request, request.query["after"])

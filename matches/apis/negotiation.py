@@ -1,5 +1,5 @@
-"""Content negotiation: a `?format=` no renderer of the operation offers is 406 `not_acceptable`
-(DRF would answer 404, as if the resource did not exist)."""
+"""Content negotiation: a `?format=` no renderer of the operation offers, or an empty one, is 406
+`not_acceptable` (DRF would answer 404, as if the resource did not exist, or ignore the empty one)."""
 from __future__ import annotations
 
 from django.http import Http404
@@ -9,6 +9,8 @@ from rest_framework.negotiation import DefaultContentNegotiation
 
 class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request, renderers, format_suffix=None):
+        if request.query_params.get(self.settings.URL_FORMAT_OVERRIDE) == "":
+            raise NotAcceptable("?format= names no format: leave it out or name one")
         try:
             return super().select_renderer(request, renderers, format_suffix)
         except Http404:

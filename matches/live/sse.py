@@ -9,12 +9,12 @@ from django.http import HttpRequest, JsonResponse
 from rest_framework.fields import DateTimeField
 from rest_framework.throttling import BaseThrottle
 
+from matches.converters import MAX_ID  # noqa: F401  (the largest id a cursor may name, re-exported)
 from matches.errors import CODES, error_body
 from matches.models import Event
 
 from . import leases
 
-MAX_ID = 2**63 - 1
 BATCH = 100          # events read (and held) at once per stream: a slow reader's bound
 KEEP_ALIVE = ": keep-alive\n\n"
 _created_at = DateTimeField()

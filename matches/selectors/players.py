@@ -37,8 +37,12 @@ def rating_key(game: str, variant: str | None) -> RatingKey:
 
 
 def get_player(username: str):
-    return first_or_error(User.objects.filter(username=username, is_active=True),
-                          "player_not_found", f"no player {username!r}")
+    """The active player of that name in any case (names are unique regardless of case). The exact
+    spelling is tried first, through the username's unique index; other spellings cost a scan."""
+    active = User.objects.filter(is_active=True)
+    exact = active.filter(username=username).first()
+    return exact or first_or_error(active.filter(username__iexact=username).order_by("pk"),
+                                   "player_not_found", f"no player {username!r}")
 
 
 def leaderboard_query(key: RatingKey) -> QuerySet[Rating]:

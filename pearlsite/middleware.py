@@ -1,0 +1,28 @@
+"""A base for middleware that serves both paths: the threaded WSGI server (sync) and the ASGI
+streaming service (async). On the async path a sync-only middleware would make Django run the
+whole rest of the chain in a thread, so every waiting stream or long poll would hold one."""
+from __future__ import annotations
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+
+class SyncAndAsyncMiddleware:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.acall(request)
+        return self.call(request)
+
+    def call(self, request):
+        raise NotImplementedError
+
+    async def acall(self, request):
+        raise NotImplementedError
