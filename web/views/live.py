@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from matches.live import fanout, leases
 from matches.live.sse import BATCH, MAX_ID, lease_for, sse, too_many_streams
 from matches.selectors import events
-from pearlsite import metrics
+from pearlsite.metrics import stream_closed, stream_opened
 from web import selectors
 
 from . import matches
@@ -110,7 +110,7 @@ class MatchStream:
         return self._run()
 
     async def _run(self):
-        metrics.stream_opened()
+        stream_opened()
         try:
             yield "retry: 3000\n\n"
             heartbeat = settings.EVENT_HEARTBEAT_SECONDS
@@ -130,7 +130,7 @@ class MatchStream:
                     await waiter.wait(min(end, next_beat, now + settings.LIVE_STREAM_CHECK_SECONDS) - now)
                     now = time.monotonic()
         finally:
-            metrics.stream_closed()
+            stream_closed()
             self.close()
 
     async def _news(self):
