@@ -7,4 +7,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pearlsite.settings")
 
 app = Celery("pearlsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["matches", "ai_workers"])
+app.autodiscover_tasks(["matches", "ai_workers", "community"])

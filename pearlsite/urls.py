@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("matches.urls")),
+    path("api/v1/", include("community.urls")),
     path("", include("web.urls")),
 ]
 # The admin is a password form facing the internet: served only when PEARLSITE_ADMIN=true.

@@ -20,7 +20,7 @@ from rest_framework.throttling import BaseThrottle
 from matches.services import counters
 
 # Scopes an operation may name in its view's `throttle_scopes` ({"POST": "moves"}).
-SCOPES = ("login", "registration", "challenge", "analysis", "moves")
+SCOPES = ("login", "registration", "challenge", "analysis", "moves", "chat", "report")
 
 
 class _WindowThrottle(BaseThrottle, ABC):
