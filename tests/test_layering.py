@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web")
+PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web", "community")
 
 
 def _module_name(path: Path) -> str:
@@ -113,3 +113,17 @@ def test_no_import_circle():
     # A package importing its own submodules from __init__ is not a circle of logic.
     real = [c for c in cycles if not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in zip(c, c[1:]))]
     assert not real, real
+
+
+def test_community_depends_on_matches_never_the_reverse():
+    """community/ (chat, blocks, reports, moderation) sits beside matches: matches reaches it only
+    through the hooks it registers into matches.policies."""
+    graph = _graph()
+    assert not [f"{m} imports {d}" for m, deps in graph.items() if m.startswith(("matches", "games", "ai_workers"))
+                for d in deps if d.startswith("community")]
+    assert not _outside(graph, "community.models", ("community.models",))
+    assert not _outside(graph, "community.selectors", ("community.models", "community.selectors", "matches.models",
+                                                       "matches.errors"))
+    for mod, deps in graph.items():
+        if mod.startswith(("community.services", "community.selectors", "community.models")):
+            assert not any(d.startswith(("community.apis", "matches.apis")) for d in deps), mod
