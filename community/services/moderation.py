@@ -2,8 +2,9 @@
 
 Suspending clears Django's `is_active`, which stops the player's sessions (the auth backend
 refuses inactive users) and API tokens (matches/apis/authentication.py) at once; it cancels their
-open challenges, declines those waiting for them, takes them out of tournaments that have not
-started, and voids their active matches (no result, unrated). Leaderboards list active users only."""
+open challenges, declines those waiting for them, takes them off ladders and out of tournaments
+that have not started, and voids their active matches (no result, unrated). Leaderboards list
+active users only; the rounds of a running tournament score their pairings as forfeits."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, Match, Tournament
-from matches.services import challenges, results, tournaments
+from matches.services import challenges, ladders, results, tournaments
 
 from ..models import ChatMessage, Suspension
 from .audit import audit
@@ -38,7 +39,7 @@ def _check_reason(reason: str) -> str:
 
 def withdraw_from_play(user) -> dict:
     """Cancel, decline, leave and void everything `user` has going; what was done, by id."""
-    done = {"cancelled": [], "declined": [], "voided": [], "left_tournaments": []}
+    done = {"cancelled": [], "declined": [], "voided": [], "left_tournaments": [], "left_ladders": []}
     for pk in Challenge.objects.filter(created_by=user, status=Challenge.Status.OPEN).values_list("pk", flat=True):
         challenges.challenge_cancel(challenge_id=pk, user=user)
         done["cancelled"].append(pk)
@@ -52,6 +53,7 @@ def withdraw_from_play(user) -> dict:
     for pk in Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user).values_list("pk", flat=True).distinct():
         results.match_void(match_id=pk)
         done["voided"].append(pk)
+    done["left_ladders"] = ladders.ladder_leave_all(user=user)
     return done
 
 

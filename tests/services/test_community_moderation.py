@@ -123,3 +123,34 @@ def test_deleting_an_account_erases_personal_data_and_keeps_matches(users):
     assert game.status == Match.Status.FINISHED and game.seats.filter(user=ann).exists()   # ann resigned
     assert refusal_code(lambda: accounts.account_register(username="ANN", password="another-long-secret-1")) \
         == "username_held"
+
+
+def test_a_suspended_player_leaves_ladders_and_forfeits_later_tournament_rounds(users, staff):
+    from django.db.models import Q
+
+    from matches.models import Ladder, TournamentGame
+    from matches.services import ladders, results, tournaments
+
+    ann, ben, cid = users
+    ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
+    for user in (ann, ben, cid):
+        ladders.ladder_join(ladder_id=ladder.pk, user=user)
+    cup = tournaments.tournament_create(creator=ann, name="cup", game="hasami-shogi", kind="round-robin",
+                                        max_entrants=4)
+    dan = UserFactory(username="dan")
+    for user in (ann, ben, cid, dan):
+        tournaments.tournament_join(tournament_id=cup.pk, user=user)
+    tournaments.tournament_start(tournament_id=cup.pk, user=ann)
+    moderation.suspend(staff=staff, username="ben", reason="abuse", days=5)
+    assert list(ladder.entries.order_by("rank").values_list("user__username", "rank")) == [("ann", 1), ("cid", 2)]
+    first_round = TournamentGame.objects.filter(tournament=cup, round=1)
+    voided = first_round.filter(Q(first=ben) | Q(second=ben)).get()
+    assert voided.match.status == Match.Status.ABORTED
+    assert voided.first_score == (0.0 if voided.first_id == ben.pk else 1.0)      # the one present wins
+    for game in first_round.exclude(pk=voided.pk):                                 # the others finish
+        results.match_resign(match_id=game.match_id, user=game.second)
+    assert tournaments.tournament_advance(tournament_id=cup.pk)
+    with_ben = TournamentGame.objects.filter(tournament=cup, round=2).filter(Q(first=ben) | Q(second=ben)).get()
+    assert with_ben.match is None and with_ben.first_score == (0.0 if with_ben.first_id == ben.pk else 1.0)
+    others = TournamentGame.objects.filter(tournament=cup, round=2).exclude(pk=with_ben.pk).get()
+    assert others.match.status == Match.Status.ACTIVE
