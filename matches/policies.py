@@ -8,7 +8,7 @@ raises `matches.errors.ServiceError` to refuse, and returns None to let the acti
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 challenge_checks: list[Callable[[object, object], None]] = []
 username_checks: list[Callable[[str], None]] = []

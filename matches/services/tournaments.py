@@ -16,8 +16,8 @@ from matches.models import Challenge, ChallengeSeat, Rating, Tournament, Tournam
 from matches.rating_keys import key_for
 from matches.selectors.clocks import parse_time_control
 
-from .events import notify
 from . import standings
+from .events import notify
 from .play import match_start
 
 OPEN, RUNNING = Tournament.Status.OPEN, Tournament.Status.RUNNING

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from community.services import blocks, moderation
+from community.services import moderation
 from matches.models import Challenge, Match
 
-from .helpers import start_match, snapshot
+from .helpers import snapshot, start_match
 from .test_authorization_matrix import api_operations
 from .test_throttles import _assert_throttled, rates  # noqa: F401  (fixture)
 

@@ -10,7 +10,7 @@ from community.services import blocks, chat
 from matches.models import Challenge, Event
 from matches.services import challenges, results
 
-from .factories import UserFactory, challenge, match, refusal_code
+from .factories import challenge, match, refusal_code
 
 pytestmark = pytest.mark.django_db
 
