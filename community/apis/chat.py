@@ -22,7 +22,7 @@ class ChatQueryIn(serializers.Serializer):
 
 class ChatIn(serializers.Serializer):
     room = serializers.ChoiceField(choices=selectors.ROOMS, default="players")
-    text = serializers.CharField(trim_whitespace=False, allow_blank=True, max_length=100_000,
+    text = serializers.CharField(trim_whitespace=False, allow_blank=True, max_length=10_000,
                                  help_text="plain text (shown as text, never as HTML)")
 
 

@@ -54,9 +54,12 @@ def live(client_for, alice, bob):
     spare_token, _ = accounts.token_create(user=alice)
     cup = tournaments.tournament_create(creator=alice, name="cup", game="hasami-shogi", kind="round-robin",
                                         max_entrants=4)
+    from community.services import chat, reports
+    said = chat.chat_post(match_id=match.pk, user=bob, room="players", text="hello")
+    report = reports.report_create(reporter=alice, message=said.pk, reason="rude")
     return {"token": client_for(alice).token, "ids": {
         "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
-        "tokens": spare_token.pk, "tournaments": cup.pk},
+        "tokens": spare_token.pk, "tournaments": cup.pk, "messages": said.pk, "reports": report.pk},
         "username": "bob", "slug": "hasami-shogi"}
 
 
