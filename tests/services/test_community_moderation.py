@@ -154,3 +154,15 @@ def test_a_suspended_player_leaves_ladders_and_forfeits_later_tournament_rounds(
     assert with_ben.match is None and with_ben.first_score == (0.0 if with_ben.first_id == ben.pk else 1.0)
     others = TournamentGame.objects.filter(tournament=cup, round=2).exclude(pk=with_ben.pk).get()
     assert others.match.status == Match.Status.ACTIVE
+
+
+def test_nobody_edits_the_audit_log_in_the_admin(rf, staff):
+    from django.contrib.admin.sites import site
+
+    from community.admin import AuditEntryAdmin
+
+    request = rf.get("/admin/")
+    request.user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    admin = AuditEntryAdmin(AuditEntry, site)
+    assert not admin.has_add_permission(request)
+    assert not admin.has_change_permission(request) and not admin.has_delete_permission(request)
