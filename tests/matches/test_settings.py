@@ -50,6 +50,8 @@ def test_postgres_and_redis_from_the_environment(tmp_path):
     ({"PEARLSITE_THROTTLE_LOGIN": "lots"}, "PEARLSITE_THROTTLE_LOGIN must be a rate"),
     ({"PEARLSITE_ENGINE_INFLIGHT_PER_USER": "0"}, "PEARLSITE_ENGINE_INFLIGHT_PER_USER must be at least 1"),
     ({"PEARLSITE_MAX_OPEN_CHALLENGES": "many"}, "PEARLSITE_MAX_OPEN_CHALLENGES must be a whole number"),
+    ({"PEARLSITE_CHAT_MESSAGE_MAX_CHARS": "0"}, "PEARLSITE_CHAT_MESSAGE_MAX_CHARS must be"),
+    ({"PEARLSITE_THROTTLE_CHAT": "chatty"}, "PEARLSITE_THROTTLE_CHAT must be a rate"),
 ])
 def test_junk_values_are_rejected(tmp_path, env, message):
     result = _load_settings(tmp_path, **env)
