@@ -38,6 +38,10 @@ class AuditEntry(models.Model):
         ordering = ["-id"]
 
 
+# The placeholder name of a deleted account is DELETED_PREFIX + its id.
+DELETED_PREFIX = "deleted-"
+
+
 class UsernameHold(models.Model):
     """A deleted account's username: nobody may register it before `until`."""
 

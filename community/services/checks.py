@@ -6,6 +6,7 @@ from django.utils import timezone
 from matches.errors import ServiceError
 
 from ..models import UsernameHold
+from ..models.moderation import DELETED_PREFIX
 from ..selectors.blocks import is_blocked
 
 
@@ -22,5 +23,9 @@ def refuse_suspended_challenge(challenger, invitee) -> None:
 
 
 def refuse_held_username(username: str) -> None:
+    """Deleted accounts' old names are held for a while; `deleted-<id>` names are theirs alone."""
+    if username.lower().startswith(DELETED_PREFIX):
+        raise ServiceError("invalid_username", f"usernames starting {DELETED_PREFIX!r} are reserved",
+                           detail={"username": username})
     if UsernameHold.objects.filter(username__iexact=username, until__gt=timezone.now()).exists():
         raise ServiceError("username_held", f"the username {username!r} is not free yet")

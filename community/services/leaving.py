@@ -19,6 +19,7 @@ from matches.models import ApiToken, Event, Match, Profile, Vacation
 from matches.services import results
 
 from ..models import Block, ChatMessage, UsernameHold
+from ..models.moderation import DELETED_PREFIX
 from .moderation import withdraw_from_play
 
 DELETED_TEXT = "deleted"
@@ -45,7 +46,7 @@ def account_delete(*, user, password: str) -> None:
         model.objects.filter(user=user).delete()
     Block.objects.filter(blocker=user).delete()
     Block.objects.filter(blocked=user).delete()
-    user.username = f"deleted-{user.pk}"
+    user.username = f"{DELETED_PREFIX}{user.pk}"
     user.email = user.first_name = user.last_name = ""
     user.is_active = False
     user.set_unusable_password()

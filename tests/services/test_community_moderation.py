@@ -123,6 +123,8 @@ def test_deleting_an_account_erases_personal_data_and_keeps_matches(users):
     assert game.status == Match.Status.FINISHED and game.seats.filter(user=ann).exists()   # ann resigned
     assert refusal_code(lambda: accounts.account_register(username="ANN", password="another-long-secret-1")) \
         == "username_held"
+    assert refusal_code(lambda: accounts.account_register(username="Deleted-99", password="another-long-secret-1")) \
+        == "invalid_username"
 
 
 def test_a_suspended_player_leaves_ladders_and_forfeits_later_tournament_rounds(users, staff):
