@@ -1,7 +1,7 @@
 """Staff actions on players and messages (policy: docs/moderation.md). Each one is audited.
 
 Suspending clears Django's `is_active`, which stops the player's sessions (the auth backend
-refuses inactive users) and API tokens (matches/apis/authentication.py) at once; it cancels their
+refuses inactive users) and API tokens (matches.services.accounts.token_authenticate) at once; it cancels their
 open challenges, declines those waiting for them, takes them off ladders and out of tournaments
 that have not started, and voids their active matches (no result, unrated). Leaderboards list
 active users only; the rounds of a running tournament score their pairings as forfeits."""

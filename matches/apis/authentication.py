@@ -12,7 +12,6 @@ class ApiTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str):
         token = accounts.token_authenticate(key)
-        # A suspended or deleted account (is_active cleared) stops at once, whatever its tokens.
-        if token is None or not token.user.is_active:
+        if token is None:
             raise exceptions.AuthenticationFailed("invalid or expired token")
         return token.user, token
