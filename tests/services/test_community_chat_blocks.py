@@ -52,7 +52,7 @@ def test_message_limits(users, settings):
 
 
 def test_a_block_stops_challenges_chat_and_events_and_is_reversible(users):
-    ann, ben, cid = users
+    ann, ben, _ = users
     game = match(ann, ben)
     blocks.block_create(blocker=ann, username="ben")
     assert is_blocked(ann, ben) and not is_blocked(ben, ann)
