@@ -137,6 +137,24 @@ CODES: dict[str, tuple[int, str]] = {
     "webhook_not_found": (404, "you have no webhook with this id"),
     "too_many_webhooks": (429, "you have as many webhooks as allowed (detail.limit); delete one first"),
     "webhook_url_refused": (400, "the webhook URL is not https, or resolves to an address that is not public"),
+    # community (chat, blocks, reports, moderation, leaving: community/)
+    "refused_by_player": (403, "the player does not take challenges from you"),
+    "chat_closed": (403, "not your room: seats talk in the players' room, everyone else in the spectators' room "
+                         "(which the seats read once the match is over)"),
+    "message_too_long": (400, "the message is longer than allowed (detail.limit, in characters)"),
+    "message_empty": (400, "the message has no text"),
+    "message_not_found": (404, "no message with this id"),
+    "invalid_room": (400, "the room is not players or spectators"),
+    "cannot_block_self": (400, "you cannot block yourself"),
+    "not_blocked": (404, "you have not blocked this player"),
+    "invalid_report": (400, "a report names exactly one player, message or match, and a reason"),
+    "report_not_found": (404, "no report with this id"),
+    "already_suspended": (409, "the player is suspended already"),
+    "not_suspended": (409, "the player is not suspended"),
+    "invalid_suspension": (400, "a suspension lasts a whole number of days from 1 to 36500, or null (for good)"),
+    "reason_required": (400, "staff actions need a reason (1 to 1000 characters)"),
+    "username_held": (409, "the username belonged to a deleted account and is not free yet"),
+    "wrong_password": (400, "the password is not this account's"),
     "server_error": (500, "an unexpected error; it has been logged"),
 }
 

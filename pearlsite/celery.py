@@ -7,7 +7,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pearlsite.settings")
 
 app = Celery("pearlsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["matches", "ai_workers", "notifications"])
+app.autodiscover_tasks(["matches", "ai_workers", "notifications", "community"])
 
 # Request ids into task messages, and one log line per task (pearlsite/task_signals.py).
 from . import task_signals  # noqa: E402,F401

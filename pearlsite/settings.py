@@ -523,3 +523,29 @@ MIDDLEWARE[MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware")] = "pe
 
 # HEAD answers without a body under every server (pearlsite/head.py).
 MIDDLEWARE.insert(0, "pearlsite.head.HeadWithoutBodyMiddleware")
+
+# --- Community: chat, blocks, reports, moderation, leaving (community/, docs/moderation.md) ------
+INSTALLED_APPS += ["community"]
+CHAT_MESSAGE_MAX_CHARS = _int_in("PEARLSITE_CHAT_MESSAGE_MAX_CHARS", 500, 1, 10_000)
+# A deleted account's username stays unusable for this many days.
+DELETED_USERNAME_HOLD_DAYS = _int_in("PEARLSITE_DELETED_USERNAME_HOLD_DAYS", 180, 0, 36500)
+# Per account: chat messages written, reports filed.
+THROTTLE_RATES["chat"] = _rate("PEARLSITE_THROTTLE_CHAT", "10/min")
+THROTTLE_RATES["report"] = _rate("PEARLSITE_THROTTLE_REPORT", "20/hour")
+CELERY_BEAT_SCHEDULE["lift-suspensions"] = {"task": "community.tasks.lift_suspensions", "schedule": 300.0}
+
+# Content-Security-Policy on every response (django-csp): scripts and styles come from our own
+# files only, never inline, so text other people wrote can never run as script.
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web", "notifications")
+PACKAGES = ("games", "ai_workers", "matches", "pearlsite", "web", "notifications", "community")
 
 
 def _module_name(path: Path) -> str:
@@ -105,7 +105,8 @@ def test_a_check_naming_a_missing_module_fails():
 def test_pages_use_the_services_and_selectors():
     graph = _graph()
     allowed = ("games", "ai_workers.engines", "matches.services", "matches.selectors", "matches.errors",
-               "matches.glicko", "matches.rating_keys", "matches.live", "pearlsite.metrics", "web")
+               "matches.glicko", "matches.rating_keys", "matches.live", "pearlsite.metrics", "web",
+               "community.services", "community.selectors")
     assert not _outside(graph, "web", allowed + ("matches.models",)), "web imports outside its layer"
     _named(graph, "web.selectors", "web.views", "pearlsite")
     # Only web.selectors reads rows directly (the queries the API has no selector for yet).
@@ -150,3 +151,17 @@ def test_notifications_depend_on_matches_never_the_reverse():
     assert [f for f in _outside(graph, "notifications.selectors", (
         "games", "matches.models", "matches.selectors", "matches.errors", "notifications.models",
         "notifications.selectors", "notifications.links")) if not f.endswith(" imports notifications")] == []
+
+
+def test_community_depends_on_matches_never_the_reverse():
+    """community/ (chat, blocks, reports, moderation) sits beside matches: matches reaches it only
+    through the hooks it registers into matches.policies."""
+    graph = _graph()
+    assert not [f"{m} imports {d}" for m, deps in graph.items() if m.startswith(("matches", "games", "ai_workers"))
+                for d in deps if d.startswith("community")]
+    assert not _outside(graph, "community.models", ("community.models",))
+    assert not _outside(graph, "community.selectors", ("community.models", "community.selectors", "matches.models",
+                                                       "matches.errors"))
+    for mod, deps in graph.items():
+        if mod.startswith(("community.services", "community.selectors", "community.models")):
+            assert not any(d.startswith(("community.apis", "matches.apis")) for d in deps), mod

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, lobby, matches, players
+from .views import accounts, lobby, matches, players, privacy
 
 # <id:...> is registered by matches.converters (imported first by the root URL conf).
 app_name = "web"
@@ -31,4 +31,10 @@ urlpatterns = [
     path("games/<slug:slug>/rules/", players.rules, name="rules"),
     path("games/<slug:slug>/leaderboard/", players.leaderboard, name="leaderboard"),
     path("players/<str:username>/", players.player, name="player"),
+    # privacy: blocks, your data, deleting the account (community/)
+    path("accounts/privacy/", privacy.privacy, name="privacy"),
+    path("accounts/blocks/", privacy.block, name="block"),
+    path("accounts/blocks/<str:username>/unblock/", privacy.unblock, name="unblock"),
+    path("accounts/delete/", privacy.delete_account, name="delete-account"),
+    path("players/<str:username>/report/", privacy.report_player, name="report-player"),
 ]

@@ -50,6 +50,8 @@ KIND_PAYLOADS = {
     "ladder_forfeit": "{ladder, challenge, forfeited_by}: a ladder challenge went unanswered",
     "tournament_round": "{tournament, round}: a new round is paired and its games started",
     "tournament_finished": "{tournament}",
+    "chat_message": "{id, match, room, author, text, hidden, ply, created_at}: another seat wrote in the "
+                    "players' room (never from a player you blocked)",
 }
 assert set(KIND_PAYLOADS) == set(Event.Kind.values)
 

@@ -21,7 +21,7 @@ from matches.services import counters
 from pearlsite import metrics
 
 # Scopes an operation may name in its view's `throttle_scopes` ({"POST": "moves"}).
-SCOPES = ("login", "registration", "challenge", "analysis", "moves")
+SCOPES = ("login", "registration", "challenge", "analysis", "moves", "chat", "report")
 
 
 class _WindowThrottle(BaseThrottle, ABC):

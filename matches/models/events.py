@@ -30,6 +30,7 @@ class Event(models.Model):
         LADDER_FORFEIT = "ladder_forfeit"
         TOURNAMENT_ROUND = "tournament_round"
         TOURNAMENT_FINISHED = "tournament_finished"
+        CHAT_MESSAGE = "chat_message"          # a seat wrote in the players' room (community/)
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)

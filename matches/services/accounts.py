@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from matches import policies
 from matches.errors import ServiceError
 from matches.models import ApiToken
 from matches.models.tokens import TOKEN_PREFIX_LENGTH
@@ -49,6 +50,7 @@ def _check_username(username: str) -> None:
         raise ServiceError("invalid_username", "usernames may not contain ':'", detail={"username": username})
     if username.lower() in RESERVED_USERNAMES:
         raise ServiceError("invalid_username", f"the username {username!r} is reserved", detail={"username": username})
+    policies.check_username(username)
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError("username_taken", f"the username {username!r} is taken")
 

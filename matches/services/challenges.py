@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import games
 from ai_workers.engines import LEVELS
+from matches import policies
 from matches.errors import ServiceError, first_or_error
 from matches.models import Challenge, ChallengeSeat, Match, MatchSeat
 from matches.selectors import capabilities
@@ -46,6 +47,7 @@ def _parse_opponent(entry: object, creator) -> SeatRequest:
                           "unknown_player", f"no player named {entry!r}")
     if user.pk == creator.pk:
         raise ServiceError("invalid_opponent", "you cannot challenge yourself")
+    policies.check_challenge(creator, user)
     return SeatRequest(user=user)
 
 
@@ -117,6 +119,7 @@ def challenge_accept(*, challenge_id: int, user) -> Challenge:
         mine = next((s for s in seats if s.user_id is None and not s.ai_level), None)
         if mine is None:
             raise ServiceError("not_invited", "this challenge has no seat for you")
+        policies.check_challenge(user, challenge.created_by)
         mine.user = user
     if any(s.ai_level for s in seats):
         _check_engine_matches(user)

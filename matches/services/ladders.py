@@ -51,6 +51,22 @@ def ladder_join(*, ladder_id: int, user) -> LadderEntry:
     return entry
 
 
+@transaction.atomic
+def ladder_leave_all(*, user) -> list[int]:
+    """Take `user` off every ladder (a suspension or a deleted account): everyone below moves up
+    one rank. The ids of the ladders left."""
+    left = []
+    for entry in LadderEntry.objects.filter(user=user).select_related("ladder"):
+        ladder = _ladder(entry.ladder_id, lock=True)
+        entry.delete()
+        below = list(ladder.entries.filter(rank__gt=entry.rank).order_by("rank"))
+        for other in below:
+            other.rank -= 1
+        LadderEntry.objects.bulk_update(below, ["rank"])
+        left.append(ladder.pk)
+    return left
+
+
 def _active_challenges(ladder: Ladder):
     """Ladder challenges still open or whose match is still being played."""
     return Challenge.objects.filter(ladder=ladder).filter(

@@ -135,3 +135,16 @@ def match_claim_timeouts(now: datetime | None = None, batch: int = 100) -> list[
                 settled.append(match.pk)
         if len(expired) < batch:
             return settled
+
+
+@transaction.atomic
+def match_void(*, match_id: int) -> Match:
+    """Staff end an active match without a result (docs/moderation.md): unrated, no ladder score,
+    whoever has moved; a tournament game is scored as a pairing with an absent player (one whose
+    `is_active` is cleared). The seats are told as for any finish."""
+    match, seats = locked_match(match_id)
+    require_active(match)
+    _abort(match, seats)
+    standings.score_voided_tournament_game(match, seats)
+    match.save()
+    return match

@@ -124,6 +124,21 @@ def record_tournament_result(match: Match, outcome: games.Outcome) -> None:
     _score_tournament_game(match, 1.0 if first > second else 0.5 if first == second else 0.0)
 
 
+def absent_score(first, second) -> float:
+    """Seat 0's score in a tournament pairing with a suspended or deleted player (`is_active`
+    cleared), decided without play: the one present wins; when both are absent, neither does."""
+    if first.is_active == second.is_active:
+        return 0.5 if first.is_active else 0.0
+    return 1.0 if first.is_active else 0.0
+
+
+def score_voided_tournament_game(match: Match, seats) -> None:
+    """A voided tournament match is scored as a pairing with the absent (nothing for other matches)."""
+    users = [s.user for s in sorted(seats, key=lambda s: s.seat)]
+    if len(users) == 2 and None not in users:
+        _score_tournament_game(match, absent_score(*users))
+
+
 def _score_tournament_game(match: Match, first_score: float) -> None:
     """When the round is then all decided, ask for the next one after commit."""
     game = TournamentGame.objects.filter(match_id=match.pk).first()

@@ -16,6 +16,7 @@ from matches.models import Challenge, ChallengeSeat, Rating, Tournament, Tournam
 from matches.rating_keys import key_for
 from matches.selectors.clocks import parse_time_control
 
+from . import standings
 from .events import notify
 from .play import match_start
 
@@ -124,7 +125,9 @@ def _next_round(tournament: Tournament, entries: list[TournamentEntry]) -> None:
     users = {e.user_id: e.user for e in tournament.entries.select_related("user")}
     for first, second in pairs:
         game = TournamentGame(tournament=tournament, round=number, first_id=first, second_id=second)
-        if second is not None:
+        if second is not None and not (users[first].is_active and users[second].is_active):
+            game.first_score = standings.absent_score(users[first], users[second])
+        elif second is not None:
             game.match = _start_match(tournament, users[first], users[second])
         game.save()
     notify(users.values(), "tournament_round", {"tournament": tournament.pk, "round": number})

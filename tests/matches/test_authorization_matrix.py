@@ -115,6 +115,22 @@ MATRIX = {
     ("password-reset", "POST"): (None, {"login": "alice"}, _all(202)),
     ("password-reset-confirm", "POST"): (None, {"uid": "MQ", "token": "wrong", "password": "a-long-enough-secret-9"},
                                          _all(400)),
+    # community: chat, blocks, reports, leaving, staff moderation (blocked and suspended users:
+    # tests/matches/test_community_api.py)
+    ("match-chat", "GET"): ("match", None, {**_all(403), "player": 200, "opponent": 200}),
+    ("match-chat", "POST"): ("match", {"text": "good game"}, _seated(201, 201)),
+    ("block-list", "GET"): (None, None, _auth(200)),
+    ("block-list", "POST"): (None, {"username": "bob"}, {**_auth(201), "opponent": 400}),
+    ("block-detail", "DELETE"): ("blocked", None, {**_auth(404), "player": 204}),        # alice blocked dave
+    ("account-export", "GET"): (None, None, _auth(200)),
+    ("account-delete", "POST"): (None, {"password": "not-the-password"}, _auth(400)),
+    ("report-create", "POST"): (None, {"player": "bob", "reason": "rude"}, _auth(201)),
+    ("staff-report-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
+    ("staff-report-resolve", "POST"): ("report", {"reason": "warned"}, {**_auth(403), "staff": 200}),
+    ("staff-suspend", "POST"): ("player", {"reason": "abuse", "days": 2}, {**_auth(403), "staff": 200}),
+    ("staff-unsuspend", "POST"): ("suspended", {"reason": "appeal"}, {**_auth(403), "staff": 200}),
+    ("staff-message-hide", "POST"): ("message", {"reason": "spam"}, {**_auth(403), "staff": 200}),
+    ("staff-audit", "GET"): (None, None, {**_auth(403), "staff": 200}),
 }
 
 
@@ -166,12 +182,20 @@ def world(alice, bob, carol, dave, django_user_model):
     alice_token = alice.api_tokens.get()
     from notifications.models import Webhook
     hook = Webhook.objects.create(user=alice, url="https://hooks.example.org/x", kinds=["your_turn"], secret="0" * 64)
+    from community.services import blocks, chat, moderation, reports
+    frank = django_user_model.objects.create_user(username="frank", password="frank-secret-pw")
+    moderation.suspend(staff=erin, username="frank", reason="spam")
+    blocks.block_create(blocker=alice, username="dave")
+    said = chat.chat_post(match_id=live.pk, user=bob, room="players", text="hello")
+    report = reports.report_create(reporter=alice, message=said.pk, reason="rude")
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
                "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
                 "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk},
-                "webhook": {"pk": hook.pk}, None: {}}
+                "webhook": {"pk": hook.pk}, "blocked": {"username": "dave"},
+                "suspended": {"username": frank.username}, "message": {"pk": said.pk}, "report": {"pk": report.pk},
+                None: {}}
     return users, targets
 
 

@@ -57,9 +57,13 @@ def live(client_for, alice, bob):
                                         max_entrants=4)
     hook = Webhook.objects.create(user=alice, url="https://hooks.example.org/pearlsite", kinds=["your_turn"],
                                   secret="0" * 64)
+    from community.services import chat, reports
+    said = chat.chat_post(match_id=match.pk, user=bob, room="players", text="hello")
+    report = reports.report_create(reporter=alice, message=said.pk, reason="rude")
     return {"token": client_for(alice).token, "ids": {
         "matches": match.pk, "analyses": job.pk, "challenges": pending.pk, "ladders": ladder.pk,
-        "tokens": spare_token.pk, "tournaments": cup.pk, "engine-jobs": job.job.pk, "webhooks": hook.pk},
+        "tokens": spare_token.pk, "tournaments": cup.pk, "messages": said.pk, "reports": report.pk,
+        "engine-jobs": job.job.pk, "webhooks": hook.pk},
         "username": "bob", "slug": "hasami-shogi"}
 
 

@@ -53,6 +53,8 @@ def test_postgres_and_redis_from_the_environment(tmp_path):
     ({"PEARLSITE_RATE_LIMITS_WITHOUT_REDIS": "maybe"}, "PEARLSITE_RATE_LIMITS_WITHOUT_REDIS must be local or open"),
     ({"PEARLSITE_REDIS_TIMEOUT": "0"}, "PEARLSITE_REDIS_TIMEOUT must be positive"),
     ({"PEARLSITE_READY_OPTIONAL": "redis,cache"}, "PEARLSITE_READY_OPTIONAL names checks"),
+    ({"PEARLSITE_CHAT_MESSAGE_MAX_CHARS": "0"}, "PEARLSITE_CHAT_MESSAGE_MAX_CHARS must be"),
+    ({"PEARLSITE_THROTTLE_CHAT": "chatty"}, "PEARLSITE_THROTTLE_CHAT must be a rate"),
 ])
 def test_junk_values_are_rejected(tmp_path, env, message):
     result = _load_settings(tmp_path, **env)
