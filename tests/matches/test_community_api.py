@@ -30,8 +30,9 @@ def _url(name: str, match_id: int) -> str:
 
 
 def _route(name: str) -> str:
-    from community.urls import urlpatterns
-    return next(str(p.pattern) for p in urlpatterns if p.name == name)
+    from community.urls import urlpatterns as community
+    from matches.urls import urlpatterns as api
+    return next(str(p.pattern) for p in community + api if p.name == name)
 
 
 @pytest.mark.parametrize("operation", COMMUNITY, ids=lambda op: f"{op[1]} {op[0]}")
