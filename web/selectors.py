@@ -219,7 +219,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
         "result_text": _result_text(detail["result"], names, match.status),
         "capabilities": match_page_parts.capabilities(allowed),
         "analysis": analysis,
-        "version": page_version(match, seats, analysis),
+        "version": page_version(match, seats, analysis, _last_declined(match, user)),
     }
 
 
@@ -273,11 +273,21 @@ def rematch_started(match_id: int, user) -> int | None:
             .order_by("-id").values_list("pk", flat=True).first())
 
 
-def page_version(match: Match, seats, analysis: dict | None) -> str:
-    """Changes whenever anything the match page shows changes: the position, offers, analyses."""
+def _last_declined(match: Match, user) -> int | None:
+    """The id of the viewer's newest `offer_declined` event of this match (a person declining
+    changes no match row the viewer's page is keyed on)."""
+    if not user.is_authenticated:
+        return None
+    return (Event.objects.filter(user=user, kind=Event.Kind.OFFER_DECLINED, payload__match=match.pk)
+            .order_by("-id").values_list("id", flat=True).first())
+
+
+def page_version(match: Match, seats, analysis: dict | None, declined: int | None = None) -> str:
+    """Changes whenever anything the match page shows changes: the position, offers, analyses, an
+    offer of the viewer's declined."""
     key = "|".join([str(match.ply), match.status, match.updated_at.isoformat(),
                     ",".join(s.offer or "-" for s in seats),
-                    f"{analysis['id']}:{analysis['status']}" if analysis else "-"])
+                    f"{analysis['id']}:{analysis['status']}" if analysis else "-", str(declined)])
     return hashlib.sha1(key.encode()).hexdigest()[:16]
 
 
@@ -287,7 +297,7 @@ def current_version(match_id: int, user) -> str:
     if match is None:
         return "gone"
     seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
-    return page_version(match, seats, visible_analysis(match, user))
+    return page_version(match, seats, visible_analysis(match, user), _last_declined(match, user))
 
 
 # --- players and ratings --------------------------------------------------------------------

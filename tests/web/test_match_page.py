@@ -20,7 +20,7 @@ from matches.selectors.matches import (
     match_state,
     viewer_seat,
 )
-from matches.services import analysis, challenges, play, results
+from matches.services import analysis, challenges, offers, play, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -148,6 +148,17 @@ def test_engines_are_not_asked_for_takebacks_and_a_declined_draw_is_told(new_pag
     play.move_submit(match_id=people.pk, user=alice, move="e1-e5")
     page.goto(f"/matches/{people.pk}/")
     expect(page.get_by_role("button", name="Ask to take back")).to_be_visible()
+
+
+def test_a_draw_declined_by_a_person_is_told_without_a_reload(new_page, alice, bob):
+    people = _people_match(alice, bob)
+    page = new_page()
+    _log_in(page, alice)
+    page.goto(f"/matches/{people.pk}/")
+    page.get_by_role("button", name="Offer a draw").click()
+    expect(page.get_by_role("button", name="Withdraw")).to_be_visible()
+    offers.match_draw(match_id=people.pk, user=bob, action="decline")
+    expect(page.locator(".notice")).to_contain_text("declined your draw offer")
 
 
 def test_the_can_move_mark_leaves_white_pearls_white_and_coordinates_are_legible(new_page, alice):
