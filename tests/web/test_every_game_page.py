@@ -50,6 +50,13 @@ def _fits_the_screen(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+def _widest(page) -> list:
+    """The elements that reach past the screen's right edge (what a failure names)."""
+    return page.evaluate("""[...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .slice(0, 5).map(e => `${e.tagName}.${e.className.baseVal ?? e.className}#${e.id}`)""")
+
+
 def _board(page, slug: str):
     return page.locator(".eleusis .mainline" if slug == "new-eleusis" else "#board svg")
 
@@ -75,7 +82,7 @@ def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
                 assert page.locator("#board [data-cell].source").count() > 0, slug
         page.screenshot(path=str(shots / f"match-{slug}.png"), full_page=True)
         page.set_viewport_size(PHONE)
-        assert _fits_the_screen(page), f"{slug}: the match page is wider than a phone"
+        assert _fits_the_screen(page), f"{slug}: the match page is wider than a phone: {_widest(page)}"
         page.screenshot(path=str(shots / f"match-{slug}-phone.png"), full_page=True)
         page.emulate_media(color_scheme="dark")
         page.screenshot(path=str(shots / f"match-{slug}-dark.png"), full_page=True)
