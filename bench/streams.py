@@ -1,7 +1,8 @@
 """Event streams held open, and how fast a move reaches them: the ASGI service beside today's
 threaded path, in one run.
 
-    python -m bench.streams [--streams 100,1000,5000] [--seconds 20] [--moves-per-second 10] [--json var/bench/streams.json]
+    python -m bench.streams [--streams 100,1000,5000] [--servers threaded,asgi,daphne,granian] [--rounds 2]
+                            [--seconds 20] [--moves-per-second 10] [--json var/bench/streams.json]
 
 For each N and each server it opens N `GET events/stream/` connections (one account each, an
 asyncio client emulating EventSource: it reconnects after `retry:` with Last-Event-ID when a
@@ -12,7 +13,12 @@ held, the delivery latency of each event from its commit (the row's created_at) 
 - threaded: gunicorn gthread as docker/gunicorn.conf.py (one process per core, 8 threads) serves
   the streams and the moves;
 - asgi: gunicorn with uvicorn workers (docker/gunicorn-streams.conf.py) serves the streams, the
-  threaded gunicorn the moves.
+  threaded gunicorn the moves;
+- daphne, granian: the other ASGI servers on the same application and settings, for the choice of
+  server: granian with one worker per core (`--interface asgi --workers 2` on two cores), daphne as
+  the single process it runs.
+With `--rounds R` each configuration runs R times, the servers alternating within each round (the
+machine may be shared), and the table shows each figure's median over the rounds.
 PostgreSQL `BENCH_DATABASE_URL` (default .../pearlsite_bench_streams) and Redis `BENCH_REDIS_URL`
 (default REDIS_URL, else redis://127.0.0.1:6379/0) are used; the file-descriptor limit is raised
 to its hard limit.
@@ -71,6 +77,63 @@ def gthread(env: dict, port: int) -> subprocess.Popen:
 def uvicorn_service(env: dict, port: int) -> subprocess.Popen:
     return start([sys.executable, "-m", "gunicorn", "-c", "docker/gunicorn-streams.conf.py", "pearlsite.asgi:application",
                   "-b", f"127.0.0.1:{port}", "--access-logfile", "/dev/null", "--log-level", "warning"], env, port)
+
+
+def daphne_service(env: dict, port: int) -> subprocess.Popen:
+    """daphne runs one process (no worker management of its own)."""
+    return start([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+                  "pearlsite.asgi:application"], env, port)
+
+
+def granian_service(env: dict, port: int) -> subprocess.Popen:
+    return start([sys.executable, "-m", "granian", "--interface", "asgi", "--workers", str(STREAM_WORKERS),
+                  "--host", "127.0.0.1", "--port", str(port), "--backlog", "4096", "--log-level", "warning",
+                  "pearlsite.asgi:application"], env, port)
+
+
+STREAM_WORKERS = max(2, os.cpu_count() or 1)       # one process per core, as docker/gunicorn-streams.conf.py
+STREAM_SERVERS = {"asgi": uvicorn_service, "daphne": daphne_service, "granian": granian_service}
+SERVERS = ("threaded", *STREAM_SERVERS)
+
+
+def parse_servers(value: str) -> list[str]:
+    """`--servers`: a comma-separated list of known servers, each once, in the order given."""
+    kinds = [kind.strip() for kind in value.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in SERVERS]
+    if unknown or not kinds or len(set(kinds)) != len(kinds):
+        raise argparse.ArgumentTypeError(f"servers: a list of distinct names among {', '.join(SERVERS)}; got {value!r}")
+    return kinds
+
+
+def schedule(counts: list[int], kinds: list[str], rounds: int) -> list[tuple[int, str]]:
+    """Every (streams, server) `rounds` times; within each count the servers alternate, and each
+    round reverses the order of the last, so no server always runs first (or after the same one)."""
+    runs = []
+    for count in counts:
+        for round_ in range(rounds):
+            runs += [(count, kind) for kind in (kinds if round_ % 2 == 0 else kinds[::-1])]
+    return runs
+
+
+MEDIAN_FIGURES = ("opened_in_s", "held_before", "held_after", "connects", "moves", "events", "p50_ms", "p99_ms",
+                  "rss_mb", "cpu_pct", "client_cpu_pct", "load")
+
+
+def median_rows(rows: list[dict]) -> list[dict]:
+    """One row per (streams, server): the median of each figure over its runs (a figure a run
+    could not give, such as latency when nothing was delivered, is left out, not counted as zero)."""
+    groups: dict[tuple[int, str], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["streams"], row["server"]), []).append(row)
+    medians = []
+    for (count, kind), runs in groups.items():
+        row = {"server": kind, "streams": count, "runs": len(runs),
+               "failed": sum(1 for r in runs if r.get("error"))}
+        for figure in MEDIAN_FIGURES:
+            values = [r[figure] for r in runs if r.get(figure) is not None]
+            row[figure] = round(statistics.median(values), 1) if values else None
+        medians.append(row)
+    return medians
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -143,7 +206,7 @@ for i in range(0, min({count}, {PAIRS * 2}) - 1, 2):
     pairs.append((c.match_id, tokens[i], tokens[i + 1]))
 print(json.dumps({{"tokens": tokens, "pairs": pairs}}))
 """
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "pearlsite.settings"},
+    out = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "pearlsite.settings"},
                          capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
@@ -285,46 +348,61 @@ async def measure(kind: str, port: int, move_port: int, server: subprocess.Popen
             "client_cpu_pct": round(100 * client_cpu / wall, 1), "load": round(os.getloadavg()[0], 1)}
 
 
+def run_one(env: dict, run: int, count: int, kind: str, seconds: float, rate: float) -> dict:
+    """One configuration on fresh accounts and matches; a server that fails to start or to serve
+    is a row with its error (a figure, not the end of the run)."""
+    tokens, pairs = setup_accounts(env, count)
+    move_port, stream_port = MOVE_PORT + 2 * run, MOVE_PORT + 2 * run + 1     # never a port in use
+    moves_server = gthread(env, move_port)
+    stream_server = moves_server
+    try:
+        if kind != "threaded":
+            stream_server = STREAM_SERVERS[kind](env, stream_port)
+        return uvloop.run(measure(kind, stream_port if kind != "threaded" else move_port, move_port,
+                                  stream_server, tokens, pairs, seconds, rate))
+    except RuntimeError as error:
+        return {"server": kind, "streams": count, "error": str(error)[-500:]}
+    finally:
+        if stream_server is not moves_server:
+            stop(stream_server)
+        stop(moves_server)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--streams", default="100,1000,5000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--moves-per-second", type=float, default=10.0)
-    parser.add_argument("--servers", default="threaded,asgi")
+    parser.add_argument("--servers", type=parse_servers, default="threaded,asgi")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     redis_url = os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     env = server_env(database_url, redis_url)
     http_moves.migrate(database_url)
     rows = []
-    for run, (count, kind) in enumerate((int(n), kind) for n in args.streams.split(",")
-                                        for kind in args.servers.split(",")):
-        tokens, pairs = setup_accounts(env, count)     # fresh matches for each server
-        move_port, stream_port = MOVE_PORT + 2 * run, MOVE_PORT + 2 * run + 1     # never a port in use
-        moves_server = gthread(env, move_port)
-        stream_server = uvicorn_service(env, stream_port) if kind == "asgi" else moves_server
-        try:
-            row = uvloop.run(measure(kind, stream_port if kind == "asgi" else move_port, move_port,
-                                      stream_server, tokens, pairs, args.seconds, args.moves_per_second))
-        finally:
-            if stream_server is not moves_server:
-                stop(stream_server)
-            stop(moves_server)
+    for run, (count, kind) in enumerate(schedule([int(n) for n in args.streams.split(",")], args.servers, args.rounds)):
+        row = run_one(env, run, count, kind, args.seconds, args.moves_per_second)
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print(f"\n{'server':9} {'streams':>7} {'open s':>6} {'held':>11} {'connects':>8} {'moves':>5} {'events':>6} "
-          f"{'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>7} {'CPU %':>6} {'client %':>8} {'load':>5}")
-    for r in rows:
-        print(f"{r['server']:9} {r['streams']:>7} {r['opened_in_s']:>6} {r['held_before']:>5}/{r['held_after']:<5} "
-              f"{r['connects']:>8} {r['moves']:>5} {r['events']:>6} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} "
-              f"{r['rss_mb']:>7} {r['cpu_pct']:>6} {r['client_cpu_pct']:>8} {r['load']:>5}")
+    medians = median_rows(rows)
+    print(f"\n{'server':9} {'streams':>7} {'runs':>4} {'open s':>6} {'held':>11} {'connects':>8} {'moves':>5} "
+          f"{'events':>6} {'p50 ms':>8} {'p99 ms':>8} {'RSS MB':>7} {'CPU %':>6} {'client %':>8} {'load':>5}")
+    for r in medians:
+        runs = f"{r['runs']}" + (f"!{r['failed']}" if r["failed"] else "")
+        print(f"{r['server']:9} {r['streams']:>7} {runs:>4} {r['opened_in_s']!s:>6} "
+              f"{r['held_before']!s:>5}/{r['held_after']!s:<5} {r['connects']!s:>8} {r['moves']!s:>5} "
+              f"{r['events']!s:>6} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['rss_mb']!s:>7} {r['cpu_pct']!s:>6} "
+              f"{r['client_cpu_pct']!s:>8} {r['load']!s:>5}")
+    print(f"(medians over --rounds {args.rounds}; runs !k: k runs failed; granian {STREAM_WORKERS} workers, "
+          f"asgi {STREAM_WORKERS} uvicorn workers, daphne 1 process)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(rows, indent=2))
-    dropped = [r for r in rows if r["server"] == "asgi" and (r["held_after"] < r["streams"] or not r["events"])]
+        Path(args.json).write_text(json.dumps({"runs": rows, "medians": medians}, indent=2))
+    dropped = [r for r in rows if r["server"] == "asgi" and (r.get("error") or r["held_after"] < r["streams"] or not r["events"])]
     if dropped:
         sys.exit(f"the ASGI service dropped streams or delivered nothing: {dropped}")
 

@@ -1,15 +1,18 @@
 """When a player was last on the site, the API or an event stream: your-turn mails wait while they are.
 
 DRF sets the authenticated user (token or session) on Django's request, so this middleware sees
-API callers too. A cache key lets each process write at most once a minute per player."""
+API callers too. A cache key lets each process write at most once a minute per player.
+
+Under ASGI the write runs on the event loop's small shared thread pool: run in the request's own
+thread it would open a database connection there and hold it as long as the response lasts, one
+per open event stream (hours each, thousands of them)."""
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
 from notifications.models import Presence
-from pearlsite.middleware import SyncAndAsyncMiddleware
+from pearlsite.middleware import SyncAndAsyncMiddleware, in_pool
 
 RESOLUTION_SECONDS = 60
 
@@ -22,16 +25,16 @@ def player_seen(user_id: int) -> None:
 class PresenceMiddleware(SyncAndAsyncMiddleware):
     def call(self, request):
         response = self.get_response(request)
-        self._seen(request)
+        request_seen(request)
         return response
 
     async def acall(self, request):
         response = await self.get_response(request)
-        await sync_to_async(self._seen)(request)
+        await in_pool(request_seen, request)
         return response
 
-    @staticmethod
-    def _seen(request) -> None:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            player_seen(user.pk)
+
+def request_seen(request) -> None:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        player_seen(user.pk)

@@ -3,7 +3,8 @@ streaming service (async). On the async path a sync-only middleware would make D
 whole rest of the chain in a thread, so every waiting stream or long poll would hold one."""
 from __future__ import annotations
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.db import connection
 
 
 class SyncAndAsyncMiddleware:
@@ -26,3 +27,18 @@ class SyncAndAsyncMiddleware:
 
     async def acall(self, request):
         raise NotImplementedError
+
+
+def _closing_on_error(func, *args):
+    try:
+        return func(*args)
+    except Exception:
+        connection.close()           # the pool thread keeps its connection: start afresh next time
+        raise
+
+
+async def in_pool(func, *args):
+    """Run a short synchronous step of an async request on the event loop's shared thread pool.
+    Not in the request's own thread (Django's default): a database connection opened there would
+    be held as long as the response lasts, one per open event stream, for hours."""
+    return await sync_to_async(_closing_on_error, thread_sensitive=False)(func, *args)

@@ -6,10 +6,8 @@ from __future__ import annotations
 import logging
 import time
 
-from asgiref.sync import sync_to_async
-
 from . import metrics, request_ids
-from .middleware import SyncAndAsyncMiddleware
+from .middleware import SyncAndAsyncMiddleware, in_pool
 
 log = logging.getLogger("pearlsite.requests")
 UNMATCHED = "<unmatched>"
@@ -42,7 +40,7 @@ class RequestObservationMiddleware(SyncAndAsyncMiddleware):
         try:
             response = await self.get_response(request)
             # Reading the user may reach the database (a session): not from the event loop.
-            await sync_to_async(self._finish)(request, request_id, response, started)
+            await in_pool(self._finish, request, request_id, response, started)
             return response
         finally:
             request_ids.unbind(token)
