@@ -2,7 +2,7 @@
 player's local hour, one-click unsubscribe (RFC 8058); text and HTML, values escaped."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -118,7 +118,12 @@ def test_a_reminder_is_dropped_once_the_player_moved(as_alice, as_bob, bob_maile
 
 
 def test_a_digest_arrives_at_the_chosen_local_hour_with_the_right_games(as_alice, as_bob, bob_mailed, as_carol):
-    preferences.preferences_update(user=bob_mailed, time_zone="Asia/Tokyo", digest="daily", digest_hour=7,
+    tokyo = ZoneInfo("Asia/Tokyo")
+    # The chosen hour begins one to two hours from now, whatever the time of day the test runs at
+    # (a first digest covers the last day, so the finished match must stay within it).
+    hour_start = (timezone.now().astimezone(tokyo) + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
+    preferences.preferences_update(user=bob_mailed, time_zone="Asia/Tokyo", digest="daily",
+                                   digest_hour=hour_start.hour,
                                    channels={"your_turn": [], "challenge_received": ["digest"]})
     to_move = start_match(as_alice, as_bob, days_per_move=3)
     play(as_alice, to_move, "e1-e5", ply=0)
@@ -127,13 +132,11 @@ def test_a_digest_arrives_at_the_chosen_local_hour_with_the_right_games(as_alice
     finished = start_match(as_alice, as_bob, rated=True, days_per_move=3)
     as_alice.post(f"/api/v1/matches/{finished}/resign/")
     as_carol.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["bob"]}, format="json")
-    tokyo = ZoneInfo("Asia/Tokyo")
-    today = timezone.now().astimezone(tokyo).date()
-    six = datetime(today.year, today.month, today.day, 6, 30, tzinfo=tokyo) + timedelta(days=1)
-    with time_machine.travel(six):
+    before = hour_start - timedelta(minutes=30)
+    with time_machine.travel(before):
         tick()
         assert mail.outbox == []
-    with time_machine.travel(six + timedelta(minutes=45)):            # 07:15 in Tokyo
+    with time_machine.travel(hour_start + timedelta(minutes=15)):     # a quarter past the chosen hour
         tick()
         tick()
     (digest,) = mail.outbox
@@ -142,7 +145,7 @@ def test_a_digest_arrives_at_the_chosen_local_hour_with_the_right_games(as_alice
     assert f"/matches/{to_move}/" in move_part and f"/matches/{waiting}/" in rest.split("RESULTS")[0]
     assert f"/matches/{finished}/" in rest and "won (rating 1500 → 1" in rest and "carol: hasami-shogi" in rest
     assert "JST" in move_part                                         # deadlines in the player's zone
-    with time_machine.travel(six + timedelta(minutes=50)):
+    with time_machine.travel(hour_start + timedelta(minutes=20)):
         tick()
     assert len(mail.outbox) == 1                                      # once a day
 
