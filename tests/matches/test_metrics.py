@@ -114,6 +114,9 @@ def _client(user):
 
 
 def test_throttle_refusals_are_counted_by_scope(anon, settings):
+    from django.core.cache import cache
+
+    cache.clear()                   # the per-process rate counters: no earlier test's log-ins count
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
                                "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
                                                           "login": "1/min"}}

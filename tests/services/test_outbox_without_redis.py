@@ -17,7 +17,7 @@ def redis_known_down(settings, monkeypatch):
     from pearlsite.celery import app
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    monkeypatch.setattr(app.conf, "CELERY_BROKER_URL", settings.REDIS_URL)   # the broker is that Redis
+    monkeypatch.setattr(app.conf, "broker_url", settings.REDIS_URL)   # the broker is that Redis
     monkeypatch.setattr(dispatch, "_send_paused_until", 0.0)
     redis_link.breaker.failed(ConnectionError("refused"))
     yield
@@ -41,10 +41,17 @@ def test_wake_ups_are_not_published_while_redis_is_known_down(redis_known_down, 
     published = []
 
     class Client:
+        def pipeline(self, transaction=True):
+            return self
+
         def publish(self, channel, message):
             published.append(channel)
 
+        def execute(self):
+            return []
+
     monkeypatch.setattr(wakeup, "_redis", Client)
+    monkeypatch.setattr(wakeup, "_quiet_until", 0.0)
     wakeup.publish([1, 2])
     assert published == []
     redis_link.breaker.succeeded()                                      # Redis answers again
