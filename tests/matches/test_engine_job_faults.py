@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -16,58 +15,18 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 import time_machine
 from django.db import connection
 from kombu import pools as kombu_pools
 
 from matches.models import EngineJob, Match
 from matches.services import dispatch, jobs
+from tests.processes import RedisServer
 
 from .helpers import play, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
-PORTS = range(6390, 6400)
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
-
-
-def _free_port() -> int:
-    """The first free port of 6390-6399, else any free port."""
-    for port in [*PORTS, 0]:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return probe.getsockname()[1]
-    raise RuntimeError("no free port")
-
-
-class RedisServer:
-    """A throw-away redis-server without persistence: stopping it loses whatever it held."""
-
-    def __init__(self, tmp: Path):
-        self.port, self.tmp, self.proc = _free_port(), tmp, None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.tmp)], stdout=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
-        _wait(lambda: _pings(client), 10, "redis-server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
-def _pings(client) -> bool:
-    try:
-        return client.ping()
-    except redis.RedisError:
-        return False
 
 
 class Worker:
