@@ -100,10 +100,12 @@ def nginx(gunicorn, tmp_path_factory):
     port = _free_port()
     config = (ROOT / "docker" / "nginx.conf").read_text()
     config = config.replace("server web:8000;", f"server 127.0.0.1:{gunicorn};").replace(
+        "server stream:8001;", f"server 127.0.0.1:{gunicorn};").replace(
         "listen 8080;", f"listen 127.0.0.1:{port};").replace("client_max_body_size 64k;", "client_max_body_size 1k;")
     config = f"pid {tmp}/nginx.pid;\n" + config.replace(
         "access_log /dev/stdout;", f"access_log {tmp}/access.log;").replace(
-        "error_log /dev/stderr warn;", f"error_log {tmp}/error.log warn;")
+        "error_log /dev/stderr warn;", f"error_log {tmp}/error.log warn;").replace(
+        "include /etc/nginx/pearlsite_streaming.conf;", f"include {ROOT / 'docker' / 'nginx-streaming.conf'};")
     (tmp / "nginx.conf").write_text(config)
     server = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e", str(tmp / "error.log"),
                                "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
