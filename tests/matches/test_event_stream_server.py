@@ -20,8 +20,9 @@ from django.db import connection
 from matches import wakeup
 from matches.models import Event
 from matches.services import events as event_service
+from tests.processes import RedisServer, free_port
 
-from .test_engine_job_faults import ROOT, RedisServer, _free_port, _wait
+from .test_engine_job_faults import ROOT, _wait
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +32,7 @@ class Server:
 
     def __init__(self, redis_url: str, tmp, **env: str):
         db = connection.settings_dict
-        self.port = _free_port()
+        self.port = free_port()
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", "PEARLSITE_VAR_DIR": str(tmp),
                     "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
                     "REDIS_URL": redis_url, "CELERY_BROKER_URL": "memory://", "DJANGO_DEBUG": "false",
