@@ -91,6 +91,7 @@ def test_the_breaker_asks_redis_once_per_retry_period(redis_down, monkeypatch):
     assert len(calls) == 2                         # one caller tried, the others did not wait for it
 
 
+@pytest.mark.redis
 @pytest.mark.skipif(not __import__("os").environ.get("REDIS_URL"), reason="needs REDIS_URL")
 def test_the_breaker_closes_when_redis_answers(redis_down):
     import os
