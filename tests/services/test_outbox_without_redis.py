@@ -14,10 +14,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def redis_known_down(settings, monkeypatch):
-    from celery import current_app       # the app dispatch asks (an earlier test may have made another current)
+    from pearlsite.celery import app
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    monkeypatch.setattr(current_app.conf, "broker_url", settings.REDIS_URL)   # the broker is that Redis
+    # dispatch asks the current Celery app, which an earlier test may have changed: make it this one.
+    monkeypatch.setattr(dispatch, "current_app", app)
+    monkeypatch.setattr(app.conf, "broker_url", settings.REDIS_URL)   # the broker is that Redis
     monkeypatch.setattr(dispatch, "_send_paused_until", 0.0)
     redis_link.breaker.failed(ConnectionError("refused"))
     yield
