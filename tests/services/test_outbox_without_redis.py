@@ -17,9 +17,9 @@ def redis_known_down(settings, monkeypatch):
     from pearlsite.celery import app
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    # dispatch asks the current Celery app, which an earlier test may have changed: make it this one.
-    monkeypatch.setattr(dispatch, "current_app", app)
     monkeypatch.setattr(app.conf, "broker_url", settings.REDIS_URL)   # the broker is that Redis
+    # The broker is that Redis, whichever Celery app an earlier test left current.
+    monkeypatch.setattr(dispatch, "_broker_failed_just_now", lambda: redis_link.breaker.is_open)
     monkeypatch.setattr(dispatch, "_send_paused_until", 0.0)
     redis_link.breaker.failed(ConnectionError("refused"))
     yield
