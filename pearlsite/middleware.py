@@ -3,11 +3,13 @@ streaming service (async). On the async path a sync-only middleware would make D
 whole rest of the chain in a thread, so every waiting stream or long poll would hold one."""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.db import connection
 
 
-class SyncAndAsyncMiddleware:
+class SyncAndAsyncMiddleware(ABC):
     sync_capable = True
     async_capable = True
 
@@ -22,11 +24,13 @@ class SyncAndAsyncMiddleware:
             return self.acall(request)
         return self.call(request)
 
+    @abstractmethod
     def call(self, request):
-        raise NotImplementedError
+        """The request on the threaded path: `self.get_response(request)` and what surrounds it."""
 
+    @abstractmethod
     async def acall(self, request):
-        raise NotImplementedError
+        """The same on the async path: `await self.get_response(request)`."""
 
 
 def _closing_on_error(func, *args):
