@@ -25,6 +25,24 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _serving(server: subprocess.Popen, port: int, name: str, seconds: float):
+    """Yield `port` once `server` accepts connections on it; stop the server afterwards."""
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            assert server.poll() is None, server.stderr.read()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"{name} did not start"
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("gunicorn")
@@ -37,20 +55,7 @@ def gunicorn(tmp_path_factory):
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "docker/gunicorn.conf.py",
                                "pearlsite.wsgi:application"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            assert server.poll() is None, server.stderr.read()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
-        yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    yield from _serving(server, port, "gunicorn", 60)
 
 
 def test_head_then_get_on_one_kept_alive_connection(gunicorn):
@@ -109,20 +114,7 @@ def nginx(gunicorn, tmp_path_factory):
     (tmp / "nginx.conf").write_text(config)
     server = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e", str(tmp / "error.log"),
                                "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            assert server.poll() is None, server.stderr.read()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nginx did not start"
-                time.sleep(0.1)
-        yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    yield from _serving(server, port, "nginx", 30)
 
 
 def test_behind_nginx_head_then_get_on_one_connection(nginx):
