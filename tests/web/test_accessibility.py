@@ -3,15 +3,12 @@ critical violation on the lobby, a match page of every game (light and dark), a 
 leaderboard and a player page."""
 from __future__ import annotations
 
-import random
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
 
 import games
-from matches.selectors.matches import get_match, legal_moves_for, viewer_seat
-from matches.services import challenges, play, results
+from matches.services import challenges, results
+from tests.web.browsing import engine_match, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 BLOCKING = ("serious", "critical")
@@ -24,32 +21,14 @@ def _problems(page) -> list[str]:
             for v in violations if v["impact"] in BLOCKING]
 
 
-def _engine_match(user, slug: str, moves: int) -> int:
-    rules = games.get_game(slug)
-    seats = rules.min_players if rules.max_players == 1 else max(2, rules.min_players)
-    challenge = challenges.challenge_create(creator=user, game=slug, opponents=["ai:random"] * (seats - 1))
-    rng = random.Random(slug)
-    for _ in range(moves):
-        match = get_match(challenge.match_id)
-        legal = legal_moves_for(match, viewer_seat(match, user))
-        if not legal:
-            break
-        play.move_submit(match_id=match.pk, user=user, move=rng.choice(legal), ply=match.ply)
-    return challenge.match_id
-
-
 def test_no_serious_or_critical_violations(new_page, alice, bob):
     # Every row is written before a page opens: the live server's long polls then only read.
-    matches = {slug: _engine_match(alice, slug, moves=3) for slug in sorted(games.GAMES)}
+    matches = {slug: engine_match(alice, slug, moves=3) for slug in sorted(games.GAMES)}
     rated = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"], rated=True,
                                         days_per_move=3)
     results.match_resign(match_id=challenges.challenge_accept(challenge_id=rated.pk, user=bob).match.pk, user=bob)
     page = new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill("alice-secret-pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+    log_in(page, alice)
     problems = _problems(page)
     for pk in matches.values():
         page.goto(f"/matches/{pk}/")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from matches.models import Match
 from matches.selectors.matches import legal_moves_for
 from matches.services import play
+from tests.web.browsing import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,14 +26,6 @@ def _sign_up(page, username: str) -> None:
     page.get_by_label("Password", exact=True).fill("long-enough-pw")
     page.get_by_label("Password again").fill("long-enough-pw")
     page.get_by_role("button", name="Create account").click()
-    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
-
-
-def _log_in(page, user) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(f"{user.username}-secret-pw")
-    page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
 
 
@@ -84,8 +77,8 @@ def test_sign_up_challenge_the_engine_click_a_move_see_the_reply_and_resign(new_
 
 def test_two_people_see_each_others_moves_live_one_by_keyboard(new_page, alice, bob):
     alice_page, bob_page = new_page(), new_page()
-    _log_in(alice_page, alice)
-    _log_in(bob_page, bob)
+    log_in(alice_page, alice)
+    log_in(bob_page, bob)
     alice_page.goto("/")
     alice_page.get_by_label("Game", exact=True).select_option("hasami-shogi")
     alice_page.get_by_label("People (usernames)").check()
@@ -168,7 +161,7 @@ def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice, car
 
     page = new_page()
     live_answers = _follow_live(page)
-    _log_in(page, alice)
+    log_in(page, alice)
     pk = _challenge(page, "new-eleusis", clock="per_move", level="random",
                     **{"option-new-eleusis-rule": RULE})
     match = Match.objects.get(pk=pk)
@@ -194,7 +187,7 @@ def test_new_eleusis_shows_each_viewer_only_their_own_cards(new_page, alice, car
     texts = [page.content()] + [r.text() for r in live_answers if r.ok]     # before the page moves on
     watcher = new_page()
     watched = _follow_live(watcher)
-    _log_in(watcher, carol)
+    log_in(watcher, carol)
     watcher.goto(f"/matches/{pk}/")
     expect(watcher.locator("#region-play")).to_contain_text("You are watching")
     watcher_texts = [watcher.content()]

@@ -9,19 +9,12 @@ from playwright.sync_api import expect
 from community.services import chat
 from matches.models import Profile
 from tests.services import factories
+from tests.web.browsing import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HOSTILE = '<img src=x onerror="window.__owned=1"><script>window.__owned=1</script>'
 HOSTILE_NAME = "<script>window.__owned=1</script>"          # display names hold 50 characters
-
-
-def _log_in(page, user) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(f"{user.username}-secret-pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
 
 
 def test_every_page_loads_under_the_policy(new_page, alice, bob):
@@ -30,7 +23,7 @@ def test_every_page_loads_under_the_policy(new_page, alice, bob):
     violations = []
     page = new_page()
     page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
-    _log_in(page, alice)
+    log_in(page, alice)
     for path in ("/", "/games/", "/games/hasami-shogi/rules/", "/games/hasami-shogi/leaderboard/",
                  "/players/bob/", f"/matches/{match.pk}/", "/accounts/privacy/", "/api/docs/"):
         response = page.goto(path)
@@ -44,8 +37,8 @@ def test_chat_on_the_match_page_is_text_and_rooms_stay_apart(new_page, alice, bo
     match = factories.match(alice, bob)
     chat.chat_post(match_id=match.pk, user=carol, room="spectators", text="carol thinks bob wins")
     alice_page, carol_page = new_page(), new_page()
-    _log_in(alice_page, alice)
-    _log_in(carol_page, carol)
+    log_in(alice_page, alice)
+    log_in(carol_page, carol)
     alice_page.goto(f"/matches/{match.pk}/")
     alice_page.get_by_label("Message").fill(HOSTILE)
     alice_page.get_by_role("button", name="Send").click()

@@ -5,7 +5,6 @@ $PEARLSITE_SCREENSHOTS (`make screenshots`: var/screenshots/)."""
 from __future__ import annotations
 
 import os
-import random
 import re
 from pathlib import Path
 
@@ -13,9 +12,18 @@ import pytest
 from playwright.sync_api import expect
 
 import games
-from matches.selectors.matches import get_match, legal_moves_for, viewer_seat
 from matches.models import RatingChange
-from matches.services import analysis, challenges, ladders, offers, play, results, tournaments
+from matches.selectors.matches import get_match, viewer_seat
+from matches.services import (
+    analysis,
+    challenges,
+    ladders,
+    offers,
+    play,
+    results,
+    tournaments,
+)
+from tests.web.browsing import engine_match, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,21 +37,6 @@ def shots(tmp_path) -> Path:
     folder = Path(os.environ.get("PEARLSITE_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def _engine_match(user, slug: str, moves: int) -> int:
-    """A match of `user` against random engines, a few moves in (the engines reply in-process)."""
-    rules = games.get_game(slug)
-    seats = rules.min_players if rules.max_players == 1 else max(2, rules.min_players)
-    challenge = challenges.challenge_create(creator=user, game=slug, opponents=["ai:random"] * (seats - 1))
-    rng = random.Random(slug)
-    for _ in range(moves):
-        match = get_match(challenge.match_id)
-        legal = legal_moves_for(match, viewer_seat(match, user))
-        if not legal:
-            break
-        play.move_submit(match_id=match.pk, user=user, move=rng.choice(legal), ply=match.ply)
-    return challenge.match_id
 
 
 def _fits_the_screen(page) -> bool:
@@ -64,12 +57,9 @@ def _board(page, slug: str):
 def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
     """Desktop, phone and dark screenshots of every game's page."""
     page = new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill("alice-secret-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, alice)
     for slug in sorted(games.GAMES):
-        pk = _engine_match(alice, slug, moves=3)
+        pk = engine_match(alice, slug, moves=3)
         page.set_viewport_size({"width": 1100, "height": 900})
         page.emulate_media(color_scheme="light")
         page.goto(f"/matches/{pk}/")
@@ -94,12 +84,12 @@ def test_every_game_page_draws_and_takes_clicks(new_page, alice, shots):
     page.set_viewport_size(PHONE)
     assert _fits_the_screen(page), "the lobby is wider than a phone"
     page.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
-    page.goto(f"/matches/{_engine_match(alice, 'hasami-shogi', moves=2)}/")
+    page.goto(f"/matches/{engine_match(alice, 'hasami-shogi', moves=2)}/")
     page.screenshot(path=str(shots / "match-phone.png"), full_page=True)
 
 
 def test_a_finished_match_with_its_evaluation_chart(new_page, alice, shots):
-    pk = _engine_match(alice, "hasami-shogi", moves=12)
+    pk = engine_match(alice, "hasami-shogi", moves=12)
     results.match_resign(match_id=pk, user=alice)
     analysis.analysis_request(match_id=pk, user=alice, level="easy")
     page = new_page()
@@ -159,10 +149,7 @@ def test_a_clocked_match_with_an_offer_and_the_lobbys_tournaments_and_ladders(ne
     ladder = ladders.ladder_create(name="Hasami ladder", game="hasami-shogi", created_by=bob)
     ladders.ladder_join(ladder_id=ladder.pk, user=bob)
     page = new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("bob")
-    page.get_by_label("Password").fill("bob-secret-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, bob)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator(".seat-clock.running .clock-text")).to_contain_text("6d 23:5")
     expect(page.get_by_role("button", name="Accept draw")).to_be_visible()

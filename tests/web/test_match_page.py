@@ -6,13 +6,11 @@ takebacks; replay, flip, rematch, rating changes and the analysis's marks; dark 
 Eleusis's table and Glaisher's moves on the board."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-import games
 from matches.models import Match
 from matches.selectors.matches import (
     get_match,
@@ -21,32 +19,11 @@ from matches.selectors.matches import (
     viewer_seat,
 )
 from matches.services import analysis, challenges, offers, play, results
+from tests.web.browsing import engine_match, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 MARKED = ("inaccuracy", "mistake", "blunder")
-
-
-def _log_in(page, user) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(f"{user.username}-secret-pw")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
-
-
-def _engine_match(user, slug: str, moves: int = 0, seed: str = "") -> int:
-    rules = games.get_game(slug)
-    seats = rules.min_players if rules.max_players == 1 else max(2, rules.min_players)
-    challenge = challenges.challenge_create(creator=user, game=slug, opponents=["ai:random"] * (seats - 1))
-    rng = random.Random(seed or slug)
-    for _ in range(moves):
-        match = get_match(challenge.match_id)
-        legal = legal_moves_for(match, viewer_seat(match, user))
-        if not legal:
-            break
-        play.move_submit(match_id=match.pk, user=user, move=rng.choice(legal), ply=match.ply)
-    return challenge.match_id
 
 
 def _people_match(first, second, game: str = "hasami-shogi", **extra) -> Match:
@@ -56,9 +33,9 @@ def _people_match(first, second, game: str = "hasami-shogi", **extra) -> Match:
 
 def test_a_refused_move_shows_its_error_beside_play_and_the_box_stays_usable(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.set_viewport_size(PHONE)
-    page.goto(f"/matches/{_engine_match(alice, 'hasami-shogi')}/")
+    page.goto(f"/matches/{engine_match(alice, 'hasami-shogi')}/")
     page.get_by_label("Type a move").fill("a1-a9")
     play_button = page.locator("#move-form").get_by_role("button", name="Play", exact=True)
     play_button.click()
@@ -75,7 +52,7 @@ def test_each_player_sees_their_side_named_and_the_board_from_their_side(new_pag
     match = _people_match(alice, bob)
     play.move_submit(match_id=match.pk, user=alice, move="e1-e5")
     page = new_page()
-    _log_in(page, bob)
+    log_in(page, bob)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator(".my-side")).to_contain_text("You play White")
     expect(page.locator("#board svg g.turned")).to_have_count(1)
@@ -97,7 +74,7 @@ def test_a_capture_is_crossed_out_and_counted(new_page, alice, bob):
     for user, move in [(alice, "d1-d5"), (bob, "e9-e5"), (alice, "f1-f5")]:
         play.move_submit(match_id=match.pk, user=user, move=move)
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{match.pk}/")
     captured = match_state(get_match(match.pk)).view(0)["last_captured"]
     assert captured == ["e5"], "f1-f5 closes d5 … f5 round e5"
@@ -107,8 +84,8 @@ def test_a_capture_is_crossed_out_and_counted(new_page, alice, bob):
 
 def test_pearl_five_directions_are_arrows_on_the_board_and_the_page_stays_put(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    pk = _engine_match(alice, "pearl-five", moves=2)
+    log_in(page, alice)
+    pk = engine_match(alice, "pearl-five", moves=2)
     page.set_viewport_size(PHONE)
     page.goto(f"/matches/{pk}/")
     legal = legal_moves_for(get_match(pk), 0)
@@ -128,8 +105,8 @@ def test_pearl_five_directions_are_arrows_on_the_board_and_the_page_stays_put(ne
 
 def test_hasami_pieces_are_drawn_as_paths_without_any_font(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    page.goto(f"/matches/{_engine_match(alice, 'hasami-shogi')}/")
+    log_in(page, alice)
+    page.goto(f"/matches/{engine_match(alice, 'hasami-shogi')}/")
     texts = page.locator("#board svg text").all_text_contents()
     assert not any(ch in "".join(texts) for ch in "歩と")
     expect(page.locator("#board svg path:has(title)")).to_have_count(18)
@@ -137,8 +114,8 @@ def test_hasami_pieces_are_drawn_as_paths_without_any_font(new_page, alice):
 
 def test_engines_are_not_asked_for_takebacks_and_a_declined_draw_is_told(new_page, alice, bob):
     page = new_page()
-    _log_in(page, alice)
-    page.goto(f"/matches/{_engine_match(alice, 'hasami-shogi', moves=2)}/")
+    log_in(page, alice)
+    page.goto(f"/matches/{engine_match(alice, 'hasami-shogi', moves=2)}/")
     expect(page.get_by_role("button", name="Ask to take back")).to_have_count(0)
     page.get_by_role("button", name="Offer a draw").click()
     expect(page.locator("#live-note")).to_contain_text("engine (random) declined your draw offer")
@@ -153,7 +130,7 @@ def test_engines_are_not_asked_for_takebacks_and_a_declined_draw_is_told(new_pag
 def test_a_draw_declined_by_a_person_is_told_without_a_reload(new_page, alice, bob):
     people = _people_match(alice, bob)
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{people.pk}/")
     page.get_by_role("button", name="Offer a draw").click()
     expect(page.get_by_role("button", name="Withdraw")).to_be_visible()
@@ -163,8 +140,8 @@ def test_a_draw_declined_by_a_person_is_told_without_a_reload(new_page, alice, b
 
 def test_the_can_move_mark_leaves_white_pearls_white_and_coordinates_are_legible(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    page.goto(f"/matches/{_engine_match(alice, 'pearl-war')}/")
+    log_in(page, alice)
+    page.goto(f"/matches/{engine_match(alice, 'pearl-war')}/")
     source = page.locator("#board [data-cell].source").first
     assert source.evaluate("el => getComputedStyle(el).fill") in ("transparent", "rgba(0, 0, 0, 0)")
     label_px = page.locator("#board svg text").first.evaluate("el => el.getBoundingClientRect().height")
@@ -173,8 +150,8 @@ def test_the_can_move_mark_leaves_white_pearls_white_and_coordinates_are_legible
 
 def test_replay_through_the_move_list_and_the_arrow_keys(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    pk = _engine_match(alice, "hasami-shogi", moves=3)
+    log_in(page, alice)
+    pk = engine_match(alice, "hasami-shogi", moves=3)
     page.goto(f"/matches/{pk}/")
     current = page.locator("#board svg").inner_html()
     page.locator("#move-list [data-ply='1']").click()
@@ -195,11 +172,11 @@ def test_rematch_and_the_rating_change_with_the_result(new_page, alice, bob):
     rated = _people_match(alice, bob, rated=True, days_per_move=3)
     results.match_resign(match_id=rated.pk, user=bob)
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{rated.pk}/")
     expect(page.locator(".seats .rating-change.up")).to_contain_text(re.compile(r"rating \+\d+"))
     expect(page.locator(".seats .rating-change.down")).to_contain_text(re.compile(r"rating -\d+"))
-    casual = _engine_match(alice, "hasami-shogi", moves=1)
+    casual = engine_match(alice, "hasami-shogi", moves=1)
     results.match_resign(match_id=casual, user=alice)
     page.goto(f"/matches/{casual}/")
     page.get_by_role("button", name="Rematch").click()
@@ -210,11 +187,11 @@ def test_rematch_and_the_rating_change_with_the_result(new_page, alice, bob):
 
 
 def test_the_analysis_marks_moves_in_the_list(new_page, alice):
-    pk = _engine_match(alice, "hasami-shogi", moves=14, seed="blunders")
+    pk = engine_match(alice, "hasami-shogi", moves=14, seed="blunders")
     results.match_resign(match_id=pk, user=alice)
     analysis.analysis_request(match_id=pk, user=alice, level="easy")
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{pk}/")
     rows = [r for r in Match.objects.get(pk=pk).analyses.get().results if r.get("classification") in MARKED]
     assert rows, "random moves make some mistakes"
@@ -227,16 +204,16 @@ def test_the_analysis_marks_moves_in_the_list(new_page, alice):
 def test_dark_mode_follows_the_system(new_page, alice):
     page = new_page()
     page.emulate_media(color_scheme="dark")
-    _log_in(page, alice)
-    page.goto(f"/matches/{_engine_match(alice, 'pearl-five')}/")
+    log_in(page, alice)
+    page.goto(f"/matches/{engine_match(alice, 'pearl-five')}/")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert sum(int(v) for v in re.findall(r"\d+", background)[:3]) < 150, background
 
 
 def test_new_eleusis_has_its_table_and_no_draw_offer(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    pk = _engine_match(alice, "new-eleusis", moves=2)
+    log_in(page, alice)
+    pk = engine_match(alice, "new-eleusis", moves=2)
     page.goto(f"/matches/{pk}/")
     expect(page.get_by_role("button", name="Offer a draw")).to_have_count(0)
     mainline = page.locator(".mainline .column > .playing-card")
@@ -257,8 +234,8 @@ def test_new_eleusis_has_its_table_and_no_draw_offer(new_page, alice):
 
 def test_glaisher_moves_on_the_board_not_from_a_list_of_hundreds(new_page, alice):
     page = new_page()
-    _log_in(page, alice)
-    pk = _engine_match(alice, "glaisher")
+    log_in(page, alice)
+    pk = engine_match(alice, "glaisher")
     page.goto(f"/matches/{pk}/")
     expect(page.locator("#move-choice")).to_have_count(0)
     legal = legal_moves_for(get_match(pk), 0)
