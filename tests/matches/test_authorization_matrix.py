@@ -127,9 +127,11 @@ MATRIX = {
     ("report-create", "POST"): (None, {"player": "bob", "reason": "rude"}, _auth(201)),
     ("staff-report-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
     ("staff-report-resolve", "POST"): ("report", {"reason": "warned"}, {**_auth(403), "staff": 200}),
+    ("staff-report-dismiss", "POST"): ("report", {"reason": "nothing wrong"}, {**_auth(403), "staff": 200}),
     ("staff-suspend", "POST"): ("player", {"reason": "abuse", "days": 2}, {**_auth(403), "staff": 200}),
     ("staff-unsuspend", "POST"): ("suspended", {"reason": "appeal"}, {**_auth(403), "staff": 200}),
     ("staff-message-hide", "POST"): ("message", {"reason": "spam"}, {**_auth(403), "staff": 200}),
+    ("staff-message-unhide", "POST"): ("hidden-message", {"reason": "on appeal"}, {**_auth(403), "staff": 200}),
     ("staff-audit", "GET"): (None, None, {**_auth(403), "staff": 200}),
 }
 
@@ -188,6 +190,8 @@ def world(alice, bob, carol, dave, django_user_model):
     blocks.block_create(blocker=alice, username="dave")
     said = chat.chat_post(match_id=live.pk, user=bob, room="players", text="hello")
     report = reports.report_create(reporter=alice, message=said.pk, reason="rude")
+    hidden = chat.chat_post(match_id=live.pk, user=alice, room="players", text="spam")
+    moderation.message_hide(staff=erin, message_id=hidden.pk, reason="spam")
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
@@ -195,6 +199,7 @@ def world(alice, bob, carol, dave, django_user_model):
                 "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk},
                 "webhook": {"pk": hook.pk}, "blocked": {"username": "dave"},
                 "suspended": {"username": frank.username}, "message": {"pk": said.pk}, "report": {"pk": report.pk},
+                "hidden-message": {"pk": hidden.pk},
                 None: {}}
     return users, targets
 

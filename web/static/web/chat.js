@@ -1,24 +1,37 @@
 // Match chat: polls the API for new messages of this page's room and sends new ones. Every
 // message is put on the page as text (textContent), never as HTML: other people's words are hostile.
+// Each message of someone else gets the report form of the page's <template> (a plain form post).
 const root = document.getElementById("chat");
 const log = document.getElementById("chat-log");
 const form = document.getElementById("chat-form");
 const url = root.dataset.chatUrl;
 const room = root.dataset.room;
+const me = root.dataset.me;
+const reportTemplate = document.getElementById("chat-report-template");
 let after = 0;
 const POLL_MS = 5000;
+
+function reportForm(message) {
+  const part = reportTemplate.content.firstElementChild.cloneNode(true);
+  part.querySelector("input[name=message]").value = String(message.id);
+  return part;
+}
 
 function line(message) {
   const item = document.createElement("li");
   item.className = message.hidden ? "chat-line hidden" : "chat-line";
-  const who = document.createElement("strong");
+  item.dataset.message = String(message.id);
+  const who = document.createElement("a");
+  who.href = root.dataset.playerUrl.replace("__name__", encodeURIComponent(message.author));
   who.textContent = message.author;
   const when = document.createElement("span");
   when.className = "muted";
-  when.textContent = message.ply ? ` after move ${message.ply}: ` : " before the first move: ";
+  when.textContent = message.ply ? ` ${root.dataset.afterMove} ${message.ply}: ` : ` ${root.dataset.beforeFirst}: `;
   const text = document.createElement("span");
-  text.textContent = message.hidden ? "(hidden by staff)" : message.text;
+  text.className = "chat-text";
+  text.textContent = message.hidden ? root.dataset.hiddenText : message.text;
   item.append(who, when, text);
+  if (reportTemplate && message.author !== me && !message.hidden) item.append(reportForm(message));
   return item;
 }
 
