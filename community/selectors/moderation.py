@@ -10,6 +10,7 @@ from ..models import AuditEntry, ChatMessage, Report, Suspension
 from .chat import message_payload
 
 User = get_user_model()
+REPORT_STATUSES = tuple(Report.Status.values)
 CONTEXT_MESSAGES = 20
 NEIGHBOURS = 10
 

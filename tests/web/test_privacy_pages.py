@@ -58,3 +58,11 @@ def test_match_page_includes_the_chat_of_the_viewers_room(login, alice, bob, car
     match = factories.match(alice, bob)
     assert 'data-room="players"' in login(alice).get(f"/matches/{match.pk}/").content.decode()
     assert 'data-room="spectators"' in login(carol).get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_download_link_gives_the_export_to_the_signed_in_player(login, alice, web_client):
+    page = login(alice).get("/accounts/privacy/").content.decode()
+    assert 'href="/api/v1/accounts/me/export/"' in page
+    response = login(alice).get("/api/v1/accounts/me/export/")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert response.json()["account"]["username"] == "alice"

@@ -11,7 +11,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from community.models import Report
 from community.selectors import moderation as selectors
 from community.services import moderation, reports
 from web import selectors as web_selectors
@@ -29,9 +28,9 @@ def _page_of(request: HttpRequest, rows):
 @require_GET
 @staff_only
 def report_queue(request: HttpRequest) -> HttpResponse:
-    status = request.GET.get("status", Report.Status.OPEN)
-    if status not in Report.Status.values:
-        status = Report.Status.OPEN
+    status = request.GET.get("status", "open")
+    if status not in selectors.REPORT_STATUSES:
+        status = "open"
     page = _page_of(request, selectors.report_queue(status))
     rows = [selectors.report_payload(r) for r in page.object_list]
     for row in rows:
