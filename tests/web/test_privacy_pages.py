@@ -66,3 +66,20 @@ def test_the_download_link_gives_the_export_to_the_signed_in_player(login, alice
     response = login(alice).get("/api/v1/accounts/me/export/")
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     assert response.json()["account"]["username"] == "alice"
+
+
+def test_hostile_display_names_are_text_on_the_leaderboard_and_a_suspended_player_leaves_it(
+        login, alice, bob, django_user_model):
+    from django.utils import timezone
+
+    from community.services import moderation
+    from matches.models import Rating
+
+    Profile.objects.create(user=bob, display_name=HOSTILE)
+    Rating.objects.create(user=bob, game="hasami-shogi", rating=1700, deviation=50, games=20,
+                          last_played_at=timezone.now())
+    page = login(alice).get("/games/hasami-shogi/leaderboard/").content.decode()
+    assert HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "/players/bob/" in page
+    staff = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
+    moderation.suspend(staff=staff, username="bob", reason="abuse")
+    assert "/players/bob/" not in login(alice).get("/games/hasami-shogi/leaderboard/").content.decode()
