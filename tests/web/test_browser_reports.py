@@ -62,3 +62,26 @@ def test_report_a_message_then_staff_hide_it(new_page, alice, bob, erin):
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#chat-log li").first).to_contain_text("(hidden by staff)")
     expect(page.locator("#chat-log li").first.get_by_text("Report", exact=True)).to_have_count(0)
+
+
+def test_once_the_match_is_over_the_seats_read_the_spectators_room(new_page, alice, bob, carol):
+    from matches.services import results
+
+    match = factories.match(alice, bob)
+    chat.chat_post(match_id=match.pk, user=carol, room="spectators", text=HOSTILE)
+    chat.chat_post(match_id=match.pk, user=bob, room="players", text="good luck")
+    results.match_resign(match_id=match.pk, user=bob)
+    page = new_page()
+    _log_in(page, alice)
+    page.goto(f"/matches/{match.pk}/")
+    players, spectators = page.locator("#chat"), page.locator("#chat-spectators")
+    expect(players.locator("li")).to_contain_text(["good luck"])
+    expect(spectators.locator("li")).to_contain_text([HOSTILE])
+    expect(spectators.locator("form.chat-form")).to_have_count(0)       # read only for the seats
+    line = spectators.locator("li").first
+    line.get_by_text("Report", exact=True).click()
+    line.get_by_label("What is wrong with this message?").fill("mocking")
+    line.get_by_role("button", name="Send report").click()
+    expect(page.get_by_text("Thank you: staff will look at your report.")).to_be_visible()
+    assert Report.objects.get().player == carol
+    assert page.evaluate("window.__owned === undefined")

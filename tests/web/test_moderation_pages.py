@@ -206,3 +206,15 @@ def test_a_blocked_player_may_still_report_and_is_not_told(client, alice, bob):
     assert "Block alice" in html and "blocked" not in html.lower().replace("block alice", "")
     client.post(reverse("web:report-player", args=["alice"]), {"reason": "she blocked me unfairly"})
     assert Report.objects.get().player == alice
+
+
+def test_the_spectators_room_shows_for_the_seats_once_the_match_is_over(client, alice, bob, carol):
+    from matches.services import results
+
+    match = factories.match(alice, bob)
+    client.force_login(alice)
+    assert 'id="chat-spectators"' not in client.get(reverse("web:match", args=[match.pk])).content.decode()
+    results.match_resign(match_id=match.pk, user=bob)
+    assert 'id="chat-spectators"' in client.get(reverse("web:match", args=[match.pk])).content.decode()
+    client.force_login(carol)
+    assert 'id="chat-spectators"' not in client.get(reverse("web:match", args=[match.pk])).content.decode()
