@@ -171,3 +171,9 @@ def test_unknown_block_target_and_bad_report(as_alice):
     assert response.status_code == 404 and response.json()["code"] == "player_not_found"
     response = as_alice.post("/api/v1/reports/", {"reason": "x"}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "invalid_report"
+
+
+def test_a_suspended_player_gets_no_new_token_with_their_password(anon, bob, staff):
+    moderation.suspend(staff=staff, username="bob", reason="abuse")
+    refused = anon.post("/api/v1/auth/token/", {"username": "bob", "password": "bob-secret-pw"}, format="json")
+    assert (refused.status_code, "token" in refused.json()) == (400, False), refused.json()

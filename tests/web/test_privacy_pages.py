@@ -83,3 +83,15 @@ def test_hostile_display_names_are_text_on_the_leaderboard_and_a_suspended_playe
     staff = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
     moderation.suspend(staff=staff, username="bob", reason="abuse")
     assert "/players/bob/" not in login(alice).get("/games/hasami-shogi/leaderboard/").content.decode()
+
+
+def test_after_deleting_the_old_name_is_held_on_the_signup_page(login, alice, client):
+    from django.contrib.auth import get_user_model
+
+    login(alice).post("/accounts/delete/", {"password": "alice-secret-pw"})
+    users = get_user_model().objects.count()
+    for name, refusal in (("alice", "not free yet"), ("ALICE", "not free yet"), (f"deleted-{alice.pk}", "reserved")):
+        response = client.post("/accounts/signup/", {"username": name, "password": "long-enough-pw",
+                                                     "password_again": "long-enough-pw"})
+        assert response.status_code == 400 and refusal in response.content.decode(), name
+    assert get_user_model().objects.count() == users
