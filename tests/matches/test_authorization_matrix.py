@@ -172,7 +172,14 @@ def test_every_operation_has_a_row():
 @pytest.fixture
 def world(alice, bob, carol, dave, django_user_model):
     from matches.models import Ladder
-    from matches.services import analysis, challenges, dispatch, ladders, results, tournaments
+    from matches.services import (
+        analysis,
+        challenges,
+        dispatch,
+        ladders,
+        results,
+        tournaments,
+    )
     from tests.services import factories
 
     erin = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)

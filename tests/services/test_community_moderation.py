@@ -205,3 +205,28 @@ def test_a_reported_message_comes_with_its_neighbours_either_side(users, staff):
     sent = [chat.chat_post(match_id=game.pk, user=ann, room="players", text=str(i)) for i in range(25)]
     report = reports.report_create(reporter=ben, message=sent[12].pk, reason="x")
     assert [m["text"] for m in report_payload(report)["context"]] == [str(i) for i in range(2, 23)]
+
+
+def test_leaving_covers_what_notifications_hold(users):
+    """The download carries the address, preferences, webhooks (never their secret) and the
+    notifications made; deletion erases them, and nobody else's."""
+    from notifications.models import EmailAddress, Notification, Preferences, Presence, Webhook
+
+    ann, ben, _ = users
+    now = timezone.now()
+    for user in (ann, ben):
+        EmailAddress.objects.create(user=user, address=f"{user.username}@example.org", verified_at=now)
+        Preferences.objects.create(user=user, time_zone="Europe/Paris", digest_hour=7)
+        Presence.objects.create(user=user, seen_at=now)
+        hook = Webhook.objects.create(user=user, url=f"https://hooks.example.org/{user.username}",
+                                      kinds=["your_turn"], secret="s" * 64)
+        Notification.objects.create(user=user, kind="your_turn", channel="webhook", webhook=hook,
+                                    key=f"k-{user.username}", due_at=now)
+    part = account_export(ann)["notifications"]
+    assert part["email"]["address"] == "ann@example.org" and part["preferences"]["time_zone"] == "Europe/Paris"
+    assert [h["url"] for h in part["webhooks"]] == ["https://hooks.example.org/ann"]
+    assert "s" * 64 not in str(account_export(ann))
+    assert [(n["kind"], n["channel"]) for n in part["sent"]] == [("your_turn", "webhook")]
+    leaving.account_delete(user=ann, password="a-long-enough-secret")
+    for model in (EmailAddress, Notification, Preferences, Presence, Webhook):
+        assert list(model.objects.values_list("user__username", flat=True)) == ["ben"], model
