@@ -187,7 +187,7 @@ def test_unhide_shows_a_message_again_and_is_audited(users, staff):
 
 
 def test_a_report_is_resolved_or_dismissed_once(users, staff):
-    ann, ben, _ = users
+    ann, _, _ = users
     first = reports.report_create(reporter=ann, player="ben", reason="rude")
     second = reports.report_create(reporter=ann, player="ben", reason="rude again")
     assert refusal_code(lambda: reports.report_dismiss(staff=staff, report_id=first.pk, note="")) == "reason_required"
@@ -195,7 +195,8 @@ def test_a_report_is_resolved_or_dismissed_once(users, staff):
     assert reports.report_resolve(staff=staff, report_id=second.pk, note="warned").status == "resolved"
     for close in (reports.report_dismiss, reports.report_resolve):
         for report in (first, second):
-            assert refusal_code(lambda: close(staff=staff, report_id=report.pk, note="again")) == "report_closed"
+            assert refusal_code(lambda close=close, report=report: close(staff=staff, report_id=report.pk,
+                                                                         note="again")) == "report_closed"
     assert [e.action for e in AuditEntry.objects.order_by("id")] == ["report_dismiss", "report_resolve"]
 
 
@@ -210,7 +211,13 @@ def test_a_reported_message_comes_with_its_neighbours_either_side(users, staff):
 def test_leaving_covers_what_notifications_hold(users):
     """The download carries the address, preferences, webhooks (never their secret) and the
     notifications made; deletion erases them, and nobody else's."""
-    from notifications.models import EmailAddress, Notification, Preferences, Presence, Webhook
+    from notifications.models import (
+        EmailAddress,
+        Notification,
+        Preferences,
+        Presence,
+        Webhook,
+    )
 
     ann, ben, _ = users
     now = timezone.now()

@@ -141,7 +141,7 @@ def test_staff_act_on_reports_and_each_action_is_audited(client, alice, bob, eri
     assert "resolved already" in _said(again)[0][1]
     assert dict(Report.objects.values_list("id", "status")) == {first.pk: "resolved", second.pk: "dismissed"}
     assert "No open reports." in client.get(queue).content.decode()
-    assert "Report %d" % second.pk in client.get(queue, {"status": "dismissed"}).content.decode()
+    assert f"Report {second.pk}" in client.get(queue, {"status": "dismissed"}).content.decode()
 
     client.post(reverse("web:staff-message-hide", args=[said.pk]), {"reason": "spam"})
     assert ChatMessage.objects.get().hidden_at is not None
