@@ -13,9 +13,12 @@ urlpatterns = [
     path("reports/", reports.ReportCreateApi.as_view(), name="report-create"),
     path("staff/moderation/reports/", staff.ReportQueueApi.as_view(), name="staff-report-list"),
     path("staff/moderation/reports/<id:pk>/resolve/", staff.ReportResolveApi.as_view(), name="staff-report-resolve"),
+    path("staff/moderation/reports/<id:pk>/dismiss/", staff.ReportDismissApi.as_view(), name="staff-report-dismiss"),
     path("staff/moderation/players/<str:username>/suspend/", staff.SuspendApi.as_view(), name="staff-suspend"),
     path("staff/moderation/players/<str:username>/unsuspend/", staff.UnsuspendApi.as_view(),
          name="staff-unsuspend"),
     path("staff/moderation/messages/<id:pk>/hide/", staff.MessageHideApi.as_view(), name="staff-message-hide"),
+    path("staff/moderation/messages/<id:pk>/unhide/", staff.MessageUnhideApi.as_view(),
+         name="staff-message-unhide"),
     path("staff/moderation/audit/", staff.AuditLogApi.as_view(), name="staff-audit"),
 ]

@@ -149,6 +149,8 @@ CODES: dict[str, tuple[int, str]] = {
     "not_blocked": (404, "you have not blocked this player"),
     "invalid_report": (400, "a report names exactly one player, message or match, and a reason"),
     "report_not_found": (404, "no report with this id"),
+    "report_closed": (409, "the report is resolved or dismissed already"),
+    "message_not_hidden": (409, "the message is not hidden"),
     "already_suspended": (409, "the player is suspended already"),
     "not_suspended": (409, "the player is not suspended"),
     "invalid_suspension": (400, "a suspension lasts a whole number of days from 1 to 36500, or null (for good)"),

@@ -144,7 +144,8 @@ def test_notifications_depend_on_matches_never_the_reverse():
     assert not [f"{m} imports {d}" for m, deps in graph.items() if not m.startswith(("notifications", "pearlsite"))
                 for d in deps if d.startswith("notifications")]
     assert not _outside(graph, "notifications", ("games", "matches.models", "matches.selectors", "matches.services",
-                                                 "matches.errors", "matches.apis.query", "matches.apis.schema",
+                                                 "matches.errors", "matches.policies", "matches.apis.query",
+                                                 "matches.apis.schema",
                                                  "pearlsite.metrics", "pearlsite.middleware", "notifications"))
     assert not _outside(graph, "notifications.models", ("notifications.models",))
     # Reads only: no service of either app (`from notifications import links` names the package too).
@@ -161,7 +162,7 @@ def test_community_depends_on_matches_never_the_reverse():
                 for d in deps if d.startswith("community")]
     assert not _outside(graph, "community.models", ("community.models",))
     assert not _outside(graph, "community.selectors", ("community.models", "community.selectors", "matches.models",
-                                                       "matches.errors"))
+                                                       "matches.errors", "matches.policies"))
     for mod, deps in graph.items():
         if mod.startswith(("community.services", "community.selectors", "community.models")):
             assert not any(d.startswith(("community.apis", "matches.apis")) for d in deps), mod

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, lobby, matches, players, privacy
+from .views import accounts, lobby, matches, players, privacy, staff
 
 # <id:...> is registered by matches.converters (imported first by the root URL conf).
 app_name = "web"
@@ -37,4 +37,17 @@ urlpatterns = [
     path("accounts/blocks/<str:username>/unblock/", privacy.unblock, name="unblock"),
     path("accounts/delete/", privacy.delete_account, name="delete-account"),
     path("players/<str:username>/report/", privacy.report_player, name="report-player"),
+    path("matches/<id:pk>/report/", privacy.report_match, name="report-match"),
+    path("matches/<id:pk>/chat/report/", privacy.report_message, name="report-message"),
+    # staff moderation pages (community/)
+    path("staff/moderation/", staff.report_queue, name="staff-reports"),
+    path("staff/moderation/reports/<id:pk>/resolve/", staff.report_resolve, name="staff-report-resolve"),
+    path("staff/moderation/reports/<id:pk>/dismiss/", staff.report_dismiss, name="staff-report-dismiss"),
+    path("staff/moderation/players/", staff.player_find, name="staff-player-find"),
+    path("staff/moderation/players/<str:username>/", staff.player, name="staff-player"),
+    path("staff/moderation/players/<str:username>/suspend/", staff.suspend, name="staff-suspend"),
+    path("staff/moderation/players/<str:username>/unsuspend/", staff.unsuspend, name="staff-unsuspend"),
+    path("staff/moderation/messages/<id:pk>/hide/", staff.message_hide, name="staff-message-hide"),
+    path("staff/moderation/messages/<id:pk>/unhide/", staff.message_unhide, name="staff-message-unhide"),
+    path("staff/moderation/audit/", staff.audit_log, name="staff-audit"),
 ]

@@ -88,10 +88,20 @@ class ReportQueueApi(StaffApi):
 
 class ReportResolveApi(StaffApi):
     @extend_schema(request=ReasonIn, responses={200: StaffReportOut, **errors("staff_only", "report_not_found",
-                                                                              "reason_required", body=True, auth=True)},
+                                                                              "report_closed", "reason_required",
+                                                                              body=True, auth=True)},
                    summary="Staff: mark a report resolved (the reason is the note kept in the audit log)")
     def post(self, request: Request, pk: int) -> Response:
         report = reports.report_resolve(staff=request.user, report_id=pk, note=valid(ReasonIn, request)["reason"])
+        return Response(StaffReportOut(selectors.report_payload(report)).data)
+
+
+class ReportDismissApi(StaffApi):
+    @extend_schema(request=ReasonIn, responses={200: StaffReportOut, **errors(
+        "staff_only", "report_not_found", "report_closed", "reason_required", body=True, auth=True)},
+        summary="Staff: dismiss a report (nothing to act on; the reason is kept in the audit log)")
+    def post(self, request: Request, pk: int) -> Response:
+        report = reports.report_dismiss(staff=request.user, report_id=pk, note=valid(ReasonIn, request)["reason"])
         return Response(StaffReportOut(selectors.report_payload(report)).data)
 
 
@@ -123,6 +133,16 @@ class MessageHideApi(StaffApi):
     def post(self, request: Request, pk: int) -> Response:
         message = moderation.message_hide(staff=request.user, message_id=pk,
                                           reason=valid(ReasonIn, request)["reason"])
+        return Response(ChatMessageOut(message_payload(message)).data)
+
+
+class MessageUnhideApi(StaffApi):
+    @extend_schema(request=ReasonIn, responses={200: ChatMessageOut, **errors(
+        "staff_only", "message_not_found", "message_not_hidden", "reason_required", body=True, auth=True)},
+        summary="Staff: show a hidden chat message again")
+    def post(self, request: Request, pk: int) -> Response:
+        message = moderation.message_unhide(staff=request.user, message_id=pk,
+                                            reason=valid(ReasonIn, request)["reason"])
         return Response(ChatMessageOut(message_payload(message)).data)
 
 

@@ -10,7 +10,8 @@ REASON_MAX = 1000
 class Report(models.Model):
     class Status(models.TextChoices):
         OPEN = "open"
-        RESOLVED = "resolved"
+        RESOLVED = "resolved"      # staff acted on it
+        DISMISSED = "dismissed"    # staff found nothing to act on
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                  related_name="reports_made")

@@ -14,6 +14,13 @@ def is_blocked(blocker, blocked) -> bool:
     return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).exists()
 
 
+def has_blocked(blocker, username: str) -> bool:
+    """True when the signed-in `blocker` has blocked the player named `username`."""
+    if blocker is None or not blocker.is_authenticated:
+        return False
+    return Block.objects.filter(blocker_id=blocker.pk, blocked__username=username).exists()
+
+
 def blocked_ids(blocker) -> set[int]:
     return set(Block.objects.filter(blocker_id=blocker.pk).values_list("blocked_id", flat=True))
 

@@ -47,6 +47,10 @@ def chat_messages(*, match_id: int, user, room: str, after: int = 0) -> QuerySet
     return rows.order_by("id")[:PAGE]
 
 
+def message_in_match(message_id: int, match_id: int) -> bool:
+    return ChatMessage.objects.filter(pk=message_id, match_id=match_id).exists()
+
+
 def message_payload(message: ChatMessage) -> dict:
     hidden = message.hidden_at is not None
     return {"id": message.pk, "match": message.match_id, "room": message.room,

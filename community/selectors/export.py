@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from matches.models import ApiToken, LadderEntry, Match, Profile, Rating, TournamentEntry, Vacation
+from matches.models import (
+    ApiToken,
+    LadderEntry,
+    Match,
+    Profile,
+    Rating,
+    TournamentEntry,
+    Vacation,
+)
+from matches.policies import export_account
 
 from ..models import Block, ChatMessage, Report
 
@@ -65,4 +74,5 @@ def account_export(user) -> dict:
         "blocks": [b.blocked.username for b in Block.objects.filter(blocker=user).select_related("blocked")],
         "reports": [{"reason": r.reason, "status": r.status, "at": _iso(r.created_at)}
                     for r in Report.objects.filter(reporter=user)],
+        **export_account(user),       # what other apps hold (notifications: address, webhooks...)
     }

@@ -1,12 +1,18 @@
 """What staff read: the report queue with each report's context, and the audit log."""
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+
+from matches.errors import first_or_error
 
 from ..models import AuditEntry, ChatMessage, Report, Suspension
 from .chat import message_payload
 
+User = get_user_model()
+REPORT_STATUSES = tuple(Report.Status.values)
 CONTEXT_MESSAGES = 20
+NEIGHBOURS = 10
 
 
 def report_queue(status: str | None = None) -> QuerySet[Report]:
@@ -15,12 +21,15 @@ def report_queue(status: str | None = None) -> QuerySet[Report]:
 
 
 def _context(report: Report) -> list[dict]:
-    """The messages around what was reported: up to the reported message in its room, the
-    match's last messages in both rooms, or the player's last messages."""
+    """The messages around what was reported: the reported message with up to NEIGHBOURS
+    of its neighbours either side in its room, the match's last messages in both rooms, or the
+    player's last messages."""
     if report.message_id:
-        rows = ChatMessage.objects.filter(match_id=report.message.match_id, room=report.message.room,
-                                          id__lte=report.message_id)
-    elif report.match_id:
+        room = ChatMessage.objects.filter(match_id=report.message.match_id, room=report.message.room)
+        before = room.filter(id__lt=report.message_id).select_related("author").order_by("-id")[:NEIGHBOURS]
+        after = room.filter(id__gt=report.message_id).select_related("author").order_by("id")[:NEIGHBOURS]
+        return [_staff_view(m) for m in [*reversed(list(before)), report.message, *after]]
+    if report.match_id:
         rows = ChatMessage.objects.filter(match_id=report.match_id)
     else:
         rows = ChatMessage.objects.filter(author_id=report.player_id)
@@ -42,6 +51,21 @@ def report_payload(report: Report) -> dict:
             "match": {"id": match.pk, "game": match.game, "status": match.status, "ply": match.ply}
             if match else None,
             "context": _context(report)}
+
+
+def player_moderation(username: str) -> dict:
+    """A player as staff see them: their suspensions (newest first), their last messages, and the
+    reports about them."""
+    user = first_or_error(User.objects.filter(username=username), "player_not_found",
+                          f"no player named {username!r}")
+    suspensions = list(Suspension.objects.filter(user=user).select_related("user"))
+    messages = ChatMessage.objects.filter(author=user).select_related("author").order_by("-id")[:CONTEXT_MESSAGES]
+    return {"username": user.username, "is_active": user.is_active, "is_staff": user.is_staff,
+            "joined": user.date_joined,
+            "suspended": next((s for s in suspensions if s.lifted_at is None), None),
+            "suspensions": suspensions,
+            "messages": [_staff_view(m) for m in messages],
+            "reports": report_queue().filter(player=user)[:CONTEXT_MESSAGES]}
 
 
 def audit_log() -> QuerySet[AuditEntry]:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from matches.errors import ServiceError
 from matches.models import ApiToken, Event, Match, Profile, Vacation
+from matches.policies import erase_account
 from matches.services import results
 
 from ..models import Block, ChatMessage, UsernameHold
@@ -46,6 +47,7 @@ def account_delete(*, user, password: str) -> None:
         model.objects.filter(user=user).delete()
     Block.objects.filter(blocker=user).delete()
     Block.objects.filter(blocked=user).delete()
+    erase_account(user)          # what other apps hold (notifications: address, webhooks...)
     user.username = f"{DELETED_PREFIX}{user.pk}"
     user.email = user.first_name = user.last_name = ""
     user.is_active = False

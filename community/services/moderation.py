@@ -121,3 +121,18 @@ def message_hide(*, staff, message_id: int, reason: str) -> ChatMessage:
     audit(actor=staff, action="message_hide", target=f"message:{message.pk}", reason=reason,
           detail={"match": message.match_id, "author_id": message.author_id})
     return message
+
+
+@transaction.atomic
+def message_unhide(*, staff, message_id: int, reason: str) -> ChatMessage:
+    """Show a hidden message again."""
+    reason = _check_reason(reason)
+    message = first_or_error(ChatMessage.objects.select_for_update().filter(pk=message_id), "message_not_found",
+                             f"no message with id {message_id}")
+    if message.hidden_at is None:
+        raise ServiceError("message_not_hidden", f"message {message_id} is not hidden")
+    message.hidden_at = None
+    message.save(update_fields=["hidden_at"])
+    audit(actor=staff, action="message_unhide", target=f"message:{message.pk}", reason=reason,
+          detail={"match": message.match_id, "author_id": message.author_id})
+    return message

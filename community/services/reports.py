@@ -44,11 +44,29 @@ def report_create(*, reporter, reason: str, player: str | None = None, message: 
     return report
 
 
-@transaction.atomic
-def report_resolve(*, staff, report_id: int, note: str) -> Report:
+def _close(*, staff, report_id: int, note: str, status: str, action: str) -> Report:
+    note = (note or "").strip()
+    if not note or len(note) > REASON_MAX:
+        raise ServiceError("reason_required", f"give a reason of 1 to {REASON_MAX} characters")
     report = first_or_error(Report.objects.select_for_update().filter(pk=report_id), "report_not_found",
                             f"no report with id {report_id}")
-    report.status, report.resolved_at = Report.Status.RESOLVED, timezone.now()
+    if report.status != Report.Status.OPEN:
+        raise ServiceError("report_closed", f"report {report_id} is {report.status} already")
+    report.status, report.resolved_at = status, timezone.now()
     report.save(update_fields=["status", "resolved_at"])
-    audit(actor=staff, action="report_resolve", target=f"report:{report.pk}", reason=note)
+    audit(actor=staff, action=action, target=f"report:{report.pk}", reason=note)
     return report
+
+
+@transaction.atomic
+def report_resolve(*, staff, report_id: int, note: str) -> Report:
+    """Staff acted on the report (the note says how)."""
+    return _close(staff=staff, report_id=report_id, note=note, status=Report.Status.RESOLVED,
+                  action="report_resolve")
+
+
+@transaction.atomic
+def report_dismiss(*, staff, report_id: int, note: str) -> Report:
+    """Staff found nothing to act on."""
+    return _close(staff=staff, report_id=report_id, note=note, status=Report.Status.DISMISSED,
+                  action="report_dismiss")

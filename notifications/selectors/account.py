@@ -11,6 +11,7 @@ from notifications.models import (
     EmailAddress,
     Notification,
     Preferences,
+    Presence,
     Webhook,
 )
 
@@ -49,3 +50,24 @@ def delivery_payload(row: Notification) -> dict:
     return {"id": row.payload.get("id"), "kind": row.kind, "status": row.status, "attempts": row.attempts,
             "response_status": row.response_status, "last_error": row.last_error, "created_at": row.created_at,
             "sent_at": row.sent_at, "next_attempt_at": row.due_at if row.status == "pending" else None}
+
+
+def _iso(value):
+    return value.isoformat() if value is not None else None
+
+
+def account_export_part(user) -> dict:
+    """This app's part of the account's data download (community's export, through
+    matches.policies.account_exports): the address, the preferences, the webhooks (never their
+    signing secret) and every notification made for the account (kind, channel, status, dates)."""
+    email = email_payload(user)
+    prefs = preferences_payload(user)
+    presence = Presence.objects.filter(user=user).first()
+    return {"notifications": {
+        "email": {"address": email["email"], "verified_at": _iso(email["verified_at"])},
+        "preferences": {k: prefs[k] for k in ("channels", "time_zone", "digest", "digest_hour", "digest_weekday")},
+        "last_seen_at": _iso(presence.seen_at) if presence else None,
+        "webhooks": [{**webhook_payload(h), "created_at": _iso(h.created_at)} for h in webhooks_of(user)],
+        "sent": [{"kind": n.kind, "channel": n.channel, "status": n.status, "created_at": _iso(n.created_at),
+                  "sent_at": _iso(n.sent_at)} for n in Notification.objects.filter(user=user).order_by("id")],
+    }}

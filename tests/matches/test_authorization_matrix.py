@@ -1,12 +1,16 @@
 """Who may do what: every operation of the API × {seated player, opponent, spectator, stranger,
-anonymous, staff} → the status each gets. The operations are read from the URL resolver, so an
+anonymous, staff, blocked, suspended} → the status each gets. The operations are read from the URL resolver, so an
 endpoint added without its row here fails `test_every_operation_has_a_row`.
 
 The world: alice (player, seat 0, to move) and bob (opponent, seat 1) in a live Hasami Shogi match
 with no moves yet; a finished match of theirs with an analysis alice asked for; alice's pending
 challenge to bob; a ladder with alice at #1 and bob at #2; alice's round-robin, open, which alice
 and bob have entered. carol (spectator) and dave (stranger)
-have accounts and no part in any of it; erin is staff and plays nowhere. Each has one API token.
+have accounts and no part in any of it; erin is staff and plays nowhere. gina (blocked) has no part
+either, and alice has blocked her; frank (suspended) is suspended. Each has one API token.
+
+A row names the blocked player's status when it differs from the stranger's, and the suspended
+player's when it is not 401 (a suspended account's token is refused on every operation).
 """
 from __future__ import annotations
 
@@ -14,11 +18,12 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 pytestmark = pytest.mark.django_db
-ROLES = ("player", "opponent", "spectator", "stranger", "anonymous", "staff")
+ROLES = ("player", "opponent", "spectator", "stranger", "anonymous", "staff", "blocked", "suspended")
+BASE_ROLES = ROLES[:6]
 
 
 def _all(status: int) -> dict[str, int]:
-    return dict.fromkeys(ROLES, status)
+    return dict.fromkeys(BASE_ROLES, status)
 
 
 def _auth(status: int, anonymous: int = 401) -> dict[str, int]:
@@ -34,8 +39,9 @@ MATRIX = {
     ("schema", "GET"): (None, None, _all(200)),
     ("docs", "GET"): (None, None, _all(200)),
     ("account-create", "POST"): (None, lambda role: {"username": f"new-{role}", "password": "a-long-enough-secret-9"},
-                                 _all(201)),
-    ("auth-token", "POST"): (None, {"username": "alice", "password": "alice-secret-pw"}, _all(200)),
+                                 {**_all(201), "suspended": 201}),   # these two read no token at all
+    ("auth-token", "POST"): (None, {"username": "alice", "password": "alice-secret-pw"},
+                             {**_all(200), "suspended": 200}),
     ("auth-token", "DELETE"): (None, None, _auth(204)),
     ("auth-token-list", "GET"): (None, None, _auth(200)),
     ("auth-token-detail", "DELETE"): ("token", None, {**_auth(404), "player": 204}),     # alice's token
@@ -43,7 +49,10 @@ MATRIX = {
     ("game-detail", "GET"): ("game", None, _all(200)),
     ("game-rules", "GET"): ("game", None, _all(200)),
     ("challenge-list", "GET"): (None, None, _all(200)),
-    ("challenge-list", "POST"): (None, {"game": "hasami-shogi", "opponents": ["ai:random"]}, _auth(201)),
+    # the blocked player challenges alice, who blocked her; everyone else an engine
+    ("challenge-list", "POST"): (None, lambda role: {"game": "hasami-shogi",
+                                                     "opponents": ["alice" if role == "blocked" else "ai:random"]},
+                                 {**_auth(201), "blocked": 403}),
     ("challenge-detail", "GET"): ("challenge", None, {**_all(404), "player": 200, "opponent": 200}),
     ("challenge-accept", "POST"): ("challenge", None, _seated(409, 200)),
     ("challenge-decline", "POST"): ("challenge", None, _seated(403, 200)),
@@ -127,9 +136,11 @@ MATRIX = {
     ("report-create", "POST"): (None, {"player": "bob", "reason": "rude"}, _auth(201)),
     ("staff-report-list", "GET"): (None, None, {**_auth(403), "staff": 200}),
     ("staff-report-resolve", "POST"): ("report", {"reason": "warned"}, {**_auth(403), "staff": 200}),
+    ("staff-report-dismiss", "POST"): ("report", {"reason": "nothing wrong"}, {**_auth(403), "staff": 200}),
     ("staff-suspend", "POST"): ("player", {"reason": "abuse", "days": 2}, {**_auth(403), "staff": 200}),
     ("staff-unsuspend", "POST"): ("suspended", {"reason": "appeal"}, {**_auth(403), "staff": 200}),
     ("staff-message-hide", "POST"): ("message", {"reason": "spam"}, {**_auth(403), "staff": 200}),
+    ("staff-message-unhide", "POST"): ("hidden-message", {"reason": "on appeal"}, {**_auth(403), "staff": 200}),
     ("staff-audit", "GET"): (None, None, {**_auth(403), "staff": 200}),
 }
 
@@ -161,7 +172,14 @@ def test_every_operation_has_a_row():
 @pytest.fixture
 def world(alice, bob, carol, dave, django_user_model):
     from matches.models import Ladder
-    from matches.services import analysis, challenges, dispatch, ladders, results, tournaments
+    from matches.services import (
+        analysis,
+        challenges,
+        dispatch,
+        ladders,
+        results,
+        tournaments,
+    )
     from tests.services import factories
 
     erin = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
@@ -183,18 +201,26 @@ def world(alice, bob, carol, dave, django_user_model):
     from notifications.models import Webhook
     hook = Webhook.objects.create(user=alice, url="https://hooks.example.org/x", kinds=["your_turn"], secret="0" * 64)
     from community.services import blocks, chat, moderation, reports
+    from tests.conftest import token_for
     frank = django_user_model.objects.create_user(username="frank", password="frank-secret-pw")
+    frank.api_key = token_for(frank)        # a token made before the suspension, refused after it
     moderation.suspend(staff=erin, username="frank", reason="spam")
     blocks.block_create(blocker=alice, username="dave")
     said = chat.chat_post(match_id=live.pk, user=bob, room="players", text="hello")
     report = reports.report_create(reporter=alice, message=said.pk, reason="rude")
-    users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin}
+    hidden = chat.chat_post(match_id=live.pk, user=alice, room="players", text="spam")
+    moderation.message_hide(staff=erin, message_id=hidden.pk, reason="spam")
+    gina = django_user_model.objects.create_user(username="gina", password="gina-secret-pw")
+    blocks.block_create(blocker=alice, username="gina")
+    users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin,
+             "blocked": gina, "suspended": frank}
     targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
                "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
                 "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk},
                 "webhook": {"pk": hook.pk}, "blocked": {"username": "dave"},
                 "suspended": {"username": frank.username}, "message": {"pk": said.pk}, "report": {"pk": report.pk},
+                "hidden-message": {"pk": hidden.pk},
                 None: {}}
     return users, targets
 
@@ -212,4 +238,5 @@ def test_matrix(world, client_for, operation, role):
     url = reverse(name, kwargs=targets[target])
     data = body(role) if callable(body) else body
     response = getattr(client, method.lower())(url, data) if data is not None else getattr(client, method.lower())(url)
-    assert response.status_code == expected[role], (method, url, role, response.content[:300])
+    want = expected.get(role, expected["stranger"] if role == "blocked" else 401)
+    assert response.status_code == want, (method, url, role, response.content[:300])

@@ -125,6 +125,27 @@ def test_staff_see_reports_with_context_and_the_audit_log(as_alice, as_bob, staf
     assert as_staff.delete("/api/v1/staff/moderation/audit/").status_code == 405
 
 
+def test_staff_dismiss_a_report_and_unhide_a_message(as_alice, as_bob, staff, client_for):
+    match_id = start_match(as_alice, as_bob)
+    said = as_bob.post(f"/api/v1/matches/{match_id}/chat/", {"text": "a fair point"}, format="json").json()
+    report = as_alice.post("/api/v1/reports/", {"message": said["id"], "reason": "insult"}, format="json").json()
+    as_staff = client_for(staff)
+    base = "/api/v1/staff/moderation"
+    assert as_staff.post(f"{base}/messages/{said['id']}/unhide/", {"reason": "x"},
+                         format="json").json()["code"] == "message_not_hidden"
+    as_staff.post(f"{base}/messages/{said['id']}/hide/", {"reason": "looked rude"}, format="json")
+    shown = as_staff.post(f"{base}/messages/{said['id']}/unhide/", {"reason": "it was not"}, format="json")
+    assert shown.status_code == 200 and not shown.json()["hidden"]
+    assert as_alice.get(f"/api/v1/matches/{match_id}/chat/").json()[0]["text"] == "a fair point"
+    dismissed = as_staff.post(f"{base}/reports/{report['id']}/dismiss/", {"reason": "not an insult"}, format="json")
+    assert dismissed.status_code == 200 and dismissed.json()["status"] == "dismissed"
+    again = as_staff.post(f"{base}/reports/{report['id']}/resolve/", {"reason": "x"}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "report_closed"
+    assert as_staff.get(f"{base}/reports/", {"status": "dismissed"}).json()["results"][0]["id"] == report["id"]
+    log = as_staff.get(f"{base}/audit/").json()["results"]
+    assert [e["action"] for e in log] == ["report_dismiss", "message_unhide", "message_hide"]
+
+
 def test_leaving_exports_then_deletes(as_alice, alice, anon):
     export = as_alice.get("/api/v1/accounts/me/export/")
     assert export.status_code == 200 and export.json()["account"]["username"] == "alice"
@@ -150,3 +171,9 @@ def test_unknown_block_target_and_bad_report(as_alice):
     assert response.status_code == 404 and response.json()["code"] == "player_not_found"
     response = as_alice.post("/api/v1/reports/", {"reason": "x"}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "invalid_report"
+
+
+def test_a_suspended_player_gets_no_new_token_with_their_password(anon, bob, staff):
+    moderation.suspend(staff=staff, username="bob", reason="abuse")
+    refused = anon.post("/api/v1/auth/token/", {"username": "bob", "password": "bob-secret-pw"}, format="json")
+    assert (refused.status_code, "token" in refused.json()) == (400, False), refused.json()

@@ -168,3 +168,72 @@ def test_nobody_edits_the_audit_log_in_the_admin(rf, staff):
     admin = AuditEntryAdmin(AuditEntry, site)
     assert not admin.has_add_permission(request)
     assert not admin.has_change_permission(request) and not admin.has_delete_permission(request)
+
+
+def test_unhide_shows_a_message_again_and_is_audited(users, staff):
+    ann, ben, _ = users
+    game = match(ann, ben)
+    message = chat.chat_post(match_id=game.pk, user=ben, room="players", text="a fair point")
+    assert refusal_code(lambda: moderation.message_unhide(staff=staff, message_id=message.pk, reason="x")) \
+        == "message_not_hidden"
+    moderation.message_hide(staff=staff, message_id=message.pk, reason="looked like spam")
+    assert refusal_code(lambda: moderation.message_unhide(staff=staff, message_id=message.pk, reason=" ")) \
+        == "reason_required"
+    moderation.message_unhide(staff=staff, message_id=message.pk, reason="it was not")
+    message.refresh_from_db()
+    assert message.hidden_at is None
+    assert [(e.action, e.reason) for e in AuditEntry.objects.order_by("id")] == [
+        ("message_hide", "looked like spam"), ("message_unhide", "it was not")]
+
+
+def test_a_report_is_resolved_or_dismissed_once(users, staff):
+    ann, _, _ = users
+    first = reports.report_create(reporter=ann, player="ben", reason="rude")
+    second = reports.report_create(reporter=ann, player="ben", reason="rude again")
+    assert refusal_code(lambda: reports.report_dismiss(staff=staff, report_id=first.pk, note="")) == "reason_required"
+    assert reports.report_dismiss(staff=staff, report_id=first.pk, note="nothing rude").status == "dismissed"
+    assert reports.report_resolve(staff=staff, report_id=second.pk, note="warned").status == "resolved"
+    for close in (reports.report_dismiss, reports.report_resolve):
+        for report in (first, second):
+            assert refusal_code(lambda close=close, report=report: close(staff=staff, report_id=report.pk,
+                                                                         note="again")) == "report_closed"
+    assert [e.action for e in AuditEntry.objects.order_by("id")] == ["report_dismiss", "report_resolve"]
+
+
+def test_a_reported_message_comes_with_its_neighbours_either_side(users, staff):
+    ann, ben, _ = users
+    game = match(ann, ben)
+    sent = [chat.chat_post(match_id=game.pk, user=ann, room="players", text=str(i)) for i in range(25)]
+    report = reports.report_create(reporter=ben, message=sent[12].pk, reason="x")
+    assert [m["text"] for m in report_payload(report)["context"]] == [str(i) for i in range(2, 23)]
+
+
+def test_leaving_covers_what_notifications_hold(users):
+    """The download carries the address, preferences, webhooks (never their secret) and the
+    notifications made; deletion erases them, and nobody else's."""
+    from notifications.models import (
+        EmailAddress,
+        Notification,
+        Preferences,
+        Presence,
+        Webhook,
+    )
+
+    ann, ben, _ = users
+    now = timezone.now()
+    for user in (ann, ben):
+        EmailAddress.objects.create(user=user, address=f"{user.username}@example.org", verified_at=now)
+        Preferences.objects.create(user=user, time_zone="Europe/Paris", digest_hour=7)
+        Presence.objects.create(user=user, seen_at=now)
+        hook = Webhook.objects.create(user=user, url=f"https://hooks.example.org/{user.username}",
+                                      kinds=["your_turn"], secret="s" * 64)
+        Notification.objects.create(user=user, kind="your_turn", channel="webhook", webhook=hook,
+                                    key=f"k-{user.username}", due_at=now)
+    part = account_export(ann)["notifications"]
+    assert part["email"]["address"] == "ann@example.org" and part["preferences"]["time_zone"] == "Europe/Paris"
+    assert [h["url"] for h in part["webhooks"]] == ["https://hooks.example.org/ann"]
+    assert "s" * 64 not in str(account_export(ann))
+    assert [(n["kind"], n["channel"]) for n in part["sent"]] == [("your_turn", "webhook")]
+    leaving.account_delete(user=ann, password="a-long-enough-secret")
+    for model in (EmailAddress, Notification, Preferences, Presence, Webhook):
+        assert list(model.objects.values_list("user__username", flat=True)) == ["ben"], model

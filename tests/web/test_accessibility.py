@@ -41,3 +41,33 @@ def test_no_serious_or_critical_violations(new_page, alice, bob):
         page.goto(path)
         problems += _problems(page)
     assert not problems, "\n".join(problems)
+
+
+def test_the_report_forms_and_staff_pages_have_no_serious_or_critical_violations(new_page, alice, bob,
+                                                                                    django_user_model):
+    from community.services import chat, moderation, reports
+    from tests.services import factories
+
+    erin = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
+    match = factories.match(alice, bob)
+    said = chat.chat_post(match_id=match.pk, user=bob, room="players", text="rude words")
+    chat.chat_post(match_id=match.pk, user=alice, room="players", text="please stop")
+    hidden = chat.chat_post(match_id=match.pk, user=bob, room="players", text="spam")
+    moderation.message_hide(staff=erin, message_id=hidden.pk, reason="spam")
+    reports.report_create(reporter=alice, message=said.pk, reason="insults")
+    reports.report_create(reporter=alice, match=match.pk, reason="stalling")
+    problems = []
+    for user, paths in ((alice, (f"/matches/{match.pk}/", "/accounts/privacy/", "/players/bob/")),
+                        (erin, ("/staff/moderation/", "/staff/moderation/players/bob/", "/staff/moderation/audit/"))):
+        page = new_page()
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill(user.username)
+        page.get_by_label("Password").fill(f"{user.username}-secret-pw")
+        page.get_by_role("button", name="Log in").click()
+        expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+        for path in paths:
+            page.goto(path)
+            if path.startswith("/matches/"):
+                page.locator("#chat-log details summary").first.click()     # the report form, opened
+            problems += _problems(page)
+    assert not problems, "\n".join(problems)

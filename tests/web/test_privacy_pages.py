@@ -58,3 +58,40 @@ def test_match_page_includes_the_chat_of_the_viewers_room(login, alice, bob, car
     match = factories.match(alice, bob)
     assert 'data-room="players"' in login(alice).get(f"/matches/{match.pk}/").content.decode()
     assert 'data-room="spectators"' in login(carol).get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_download_link_gives_the_export_to_the_signed_in_player(login, alice, web_client):
+    page = login(alice).get("/accounts/privacy/").content.decode()
+    assert 'href="/api/v1/accounts/me/export/"' in page
+    response = login(alice).get("/api/v1/accounts/me/export/")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert response.json()["account"]["username"] == "alice"
+
+
+def test_hostile_display_names_are_text_on_the_leaderboard_and_a_suspended_player_leaves_it(
+        login, alice, bob, django_user_model):
+    from django.utils import timezone
+
+    from community.services import moderation
+    from matches.models import Rating
+
+    Profile.objects.create(user=bob, display_name=HOSTILE)
+    Rating.objects.create(user=bob, game="hasami-shogi", rating=1700, deviation=50, games=20,
+                          last_played_at=timezone.now())
+    page = login(alice).get("/games/hasami-shogi/leaderboard/").content.decode()
+    assert HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "/players/bob/" in page
+    staff = django_user_model.objects.create_user(username="erin", password="erin-secret-pw", is_staff=True)
+    moderation.suspend(staff=staff, username="bob", reason="abuse")
+    assert "/players/bob/" not in login(alice).get("/games/hasami-shogi/leaderboard/").content.decode()
+
+
+def test_after_deleting_the_old_name_is_held_on_the_signup_page(login, alice, client):
+    from django.contrib.auth import get_user_model
+
+    login(alice).post("/accounts/delete/", {"password": "alice-secret-pw"})
+    users = get_user_model().objects.count()
+    for name, refusal in (("alice", "not free yet"), ("ALICE", "not free yet"), (f"deleted-{alice.pk}", "reserved")):
+        response = client.post("/accounts/signup/", {"username": name, "password": "long-enough-pw",
+                                                     "password_again": "long-enough-pw"})
+        assert response.status_code == 400 and refusal in response.content.decode(), name
+    assert get_user_model().objects.count() == users

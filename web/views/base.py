@@ -10,9 +10,11 @@ from django.db import DataError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from rest_framework.settings import api_settings
 
 import games
 from matches.errors import CODES, ServiceError, not_found_view
+from matches.services import counters
 
 REFUSALS = (ServiceError, games.GameError, DataError)
 
@@ -65,3 +67,29 @@ def action(redirect_to):
             return redirect(redirect_to(request, **kwargs))
         return login_required(require_POST(wrapper))
     return decorate
+
+
+def spend(request: HttpRequest, scope: str) -> None:
+    """Count one use of the API's `scope` budget (e.g. `report`) by the signed-in player: the
+    pages and the API share one counter per account. Over budget: ServiceError `throttled`."""
+    limit = counters.parse_rate(api_settings.DEFAULT_THROTTLE_RATES.get(scope))
+    if limit is None:
+        return
+    allowed, wait = counters.spend(counters.throttle_name(scope, f"user:{request.user.pk}"), limit)
+    if not allowed:
+        raise ServiceError("throttled", f"too many requests; try again in {int(wait) + 1} s",
+                           detail={"retry_after": int(wait) + 1})
+
+
+def forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "web/forbidden.html", {"message": message}, status=403)
+
+
+def staff_only(view):
+    """Staff pages: anonymous visitors go to log in; signed-in players who are not staff get 403."""
+    @wraps(view)
+    def wrapper(request: HttpRequest, **kwargs) -> HttpResponse:
+        if not request.user.is_staff:
+            return forbidden(request, "This page is for staff only.")
+        return view(request, **kwargs)
+    return login_required(wrapper)

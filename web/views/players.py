@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import games as rules_library
+from community.selectors.blocks import has_blocked
 from matches.selectors import catalogue
 from matches.selectors.players import player_profile
 from web import selectors
@@ -70,4 +71,5 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                                        title=f"{username}'s {rating['title']} rating after each rated game, "
                                              "with a band of one deviation either side once established")
     return render(request, "web/player.html", {"profile": profile, "ratings": ratings,
-                                               "recent": selectors.player_matches(username)})
+                                               "recent": selectors.player_matches(username),
+                                               "blocked": has_blocked(request.user, username)})
