@@ -376,12 +376,22 @@ query_wait_timeout = 30
         self.started_in = time.monotonic() - started
 
     def stop(self) -> None:
-        order = ["nginx", "web1", "web2", "stream", "beat"] + [n for n in self.parts if n[:-1] in LANES]
-        for name in order + ["pgbouncer", "redis"]:
-            part = self.parts.get(name)
-            if part is not None:
-                part.stop(signal.SIGQUIT if name == "nginx" else (signal.SIGINT if name == "pgbouncer"
-                                                                 else signal.SIGTERM))
+        """nginx first (no new requests), then every application process at once (each finishes
+        what it is doing), then pgbouncer, Redis, the replica and the primary."""
+        signals = {"nginx": signal.SIGQUIT, "pgbouncer": signal.SIGINT}
+        layers = [["nginx"], [n for n in self.parts if n not in ("nginx", "pgbouncer", "redis")],
+                  ["pgbouncer", "redis"]]
+        for layer in layers:
+            parts = [self.parts[n] for n in layer if n in self.parts and self.parts[n].running]
+            for part in parts:
+                part.proc.send_signal(signals.get(part.name, signal.SIGTERM))
+            deadline = time.monotonic() + 40
+            for part in parts:
+                try:
+                    part.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    pass
+                part.kill()                  # whatever is left of its process group
         self.stop_pg("replica")
         self.stop_pg("primary")
 
