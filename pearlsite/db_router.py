@@ -230,7 +230,8 @@ class ReadRoutingMiddleware(SyncAndAsyncMiddleware):
             return None
         log.warning("a read on the replica failed (%s): answered from the primary", exception)
         health.failed()
-        connections[REPLICA].close_if_unusable_or_obsolete()
+        if REPLICA in settings.DATABASES:
+            connections[REPLICA].close_if_unusable_or_obsolete()
         route.forced_primary, route.decided, route.used_replica = True, PRIMARY, False
         match = request.resolver_match
         return match.func(request, *match.args, **match.kwargs)

@@ -213,7 +213,7 @@ class Cluster:
             return cursor.fetchall() if cursor.description else []
 
     # --- pgbouncer --------------------------------------------------------------------------
-    def _pgbouncer_part(self) -> Part:
+    def _pgbouncer_part(self, *options: str) -> Part:
         folder = self.dir / "pgbouncer"
         folder.mkdir(exist_ok=True)
         (folder / "users.txt").write_text('"postgres" ""\n')
@@ -223,7 +223,7 @@ class Cluster:
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = {self.ports['pgbouncer']}
-unix_socket_dir =
+unix_socket_dir = {folder}
 auth_type = trust
 auth_file = {folder / 'users.txt'}
 admin_users = postgres
@@ -235,15 +235,13 @@ default_pool_size = 20
 reserve_pool_size = 5
 server_reset_query =
 ignore_startup_parameters = extra_float_digits
-; a restart starts the new process beside the old one on the same port (no refused connections)
-so_reuseport = 1
 server_login_retry = 1
 query_wait_timeout = 30
 """)
         if os.geteuid() == 0:
             for path in (folder, folder / "users.txt", folder / "pgbouncer.ini"):
                 shutil.chown(path, "postgres", "postgres")
-        return Part("pgbouncer", [*_as_postgres(), PGBOUNCER, str(folder / "pgbouncer.ini")], dict(os.environ),
+        return Part("pgbouncer", [*_as_postgres(), PGBOUNCER, *options, str(folder / "pgbouncer.ini")], dict(os.environ),
                     self.logs / "pgbouncer.log", self.ports["pgbouncer"])
 
     def start_pgbouncer(self) -> None:
@@ -252,17 +250,25 @@ query_wait_timeout = 30
         self.parts["pgbouncer"] = part
         _wait(lambda: _accepts(part.port), 20, "pgbouncer")
 
-    def restart_pgbouncer(self) -> None:
-        """A new pgbouncer beside the old one on the same port (so_reuseport), then the old one
-        stopped safely (SIGINT: PAUSE, let transactions in progress end, then shut down)."""
-        old = self.parts["pgbouncer"]
-        new = self._pgbouncer_part()
+    def restart_pgbouncer(self) -> float:
+        """pgbouncer's online restart (`pgbouncer -R`): the new process takes the listening socket
+        and every client and server connection over from the old one through its Unix socket, and
+        the old one exits; no client sees its connection closed. Seconds until the old one is gone."""
+        old, started = self.parts["pgbouncer"], time.monotonic()
+        new = self._pgbouncer_part("-R")
         new.start()
-        time.sleep(0.3)
+        try:
+            old.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("pgbouncer -R did not take over: " + (self.logs / "pgbouncer.log").read_text()[-2000:])
         if not new.running:
-            raise RuntimeError("the new pgbouncer did not start: " + (self.logs / "pgbouncer.log").read_text()[-2000:])
-        old.stop(signal.SIGINT, seconds=30)
+            raise RuntimeError("the new pgbouncer exited: " + (self.logs / "pgbouncer.log").read_text()[-2000:])
         self.parts["pgbouncer"] = new
+        return time.monotonic() - started
+
+    def stop_pgbouncer(self) -> None:
+        """A plain stop (SIGINT: PAUSE, let transactions in progress end, close every client)."""
+        self.parts["pgbouncer"].stop(signal.SIGINT, seconds=30)
 
     def pgbouncer_pools(self) -> dict:
         """SHOW POOLS of the pearlsite database: client connections active and waiting, server
