@@ -217,27 +217,19 @@ class Cluster:
         folder = self.dir / "pgbouncer"
         folder.mkdir(exist_ok=True)
         (folder / "users.txt").write_text('"postgres" ""\n')
-        (folder / "pgbouncer.ini").write_text(f"""[databases]
-{DB} = host=127.0.0.1 port={self.ports['primary']} dbname={DB}
-
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = {self.ports['pgbouncer']}
-unix_socket_dir = {folder}
-auth_type = trust
-auth_file = {folder / 'users.txt'}
-admin_users = postgres
-stats_users = postgres
-pool_mode = transaction
-; every web thread and worker holds a client connection; few server connections serve them all
-max_client_conn = 2000
-default_pool_size = 20
-reserve_pool_size = 5
-server_reset_query =
-ignore_startup_parameters = extra_float_digits
-server_login_retry = 1
-query_wait_timeout = 30
-""")
+        config = (ROOT / "docker" / "pgbouncer.ini").read_text()
+        for old, new in (("host=db port=5432", f"host=127.0.0.1 port={self.ports['primary']}"),
+                         ("listen_addr = 0.0.0.0", "listen_addr = 127.0.0.1"),
+                         ("listen_port = 6432", f"listen_port = {self.ports['pgbouncer']}"),
+                         ("unix_socket_dir = /tmp", f"unix_socket_dir = {folder}"),
+                         ("auth_type = scram-sha-256", "auth_type = trust"),
+                         ("auth_file = /etc/pgbouncer/userlist.txt", f"auth_file = {folder / 'users.txt'}"),
+                         ("admin_users = pearlsite", "admin_users = postgres"),
+                         ("stats_users = pearlsite", "stats_users = postgres")):
+            if old not in config:
+                raise RuntimeError(f"docker/pgbouncer.ini has no {old!r}")
+            config = config.replace(old, new)
+        (folder / "pgbouncer.ini").write_text(config)
         if os.geteuid() == 0:
             for path in (folder, folder / "users.txt", folder / "pgbouncer.ini"):
                 shutil.chown(path, "postgres", "postgres")
