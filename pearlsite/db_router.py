@@ -222,7 +222,6 @@ class ReadRoutingMiddleware(SyncAndAsyncMiddleware):
         route = getattr(request, "read_route", None)
         if route is not None:
             route.tolerant = _tolerant(request)
-        return None
 
     def process_exception(self, request, exception):
         route = getattr(request, "read_route", None)

@@ -32,7 +32,7 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
-PG_BIN = Path(sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]) if Path("/usr/lib/postgresql").exists() else None
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=None)
 NGINX = "/usr/sbin/nginx"
 PGBOUNCER = "/usr/sbin/pgbouncer"
 DB = "pearlsite"
@@ -76,10 +76,20 @@ class Part:
     proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        out = open(self.log, "ab")
-        self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        out.close()
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+
+    def children_cpu(self) -> int:
+        """CPU ticks (user) of this part's child processes (a Celery node's pool) so far."""
+        total = 0
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+            for child in children:
+                total += int(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[11])
+        except (OSError, ValueError, IndexError):
+            pass
+        return total
 
     @property
     def running(self) -> bool:
@@ -157,7 +167,7 @@ class Cluster:
 
     # --- PostgreSQL -------------------------------------------------------------------------
     def _pg(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        done = subprocess.run([*_as_postgres(), *args], cwd="/", capture_output=True, text=True)
+        done = subprocess.run([*_as_postgres(), *args], check=False, cwd="/", capture_output=True, text=True)
         if check and done.returncode:
             raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stdout}{done.stderr}")
         return done
@@ -357,7 +367,7 @@ class Cluster:
             self.parts[name].start()
         for name in ("web1", "web2", "stream"):
             part = self.parts[name]
-            _wait(lambda: _accepts(part.port) or not part.running, 120, name)
+            _wait(lambda part=part: _accepts(part.port) or not part.running, 120, name)
             if not part.running:
                 raise RuntimeError(f"{name} exited: " + part.log.read_text()[-3000:])
         nginx = Part("nginx", [NGINX, "-p", str(self.dir / "nginx"), "-c", str(self.nginx_conf()), "-e",
@@ -368,7 +378,7 @@ class Cluster:
         _wait(lambda: _accepts(nginx.port) or not nginx.running, 20, "nginx")
         for name, part in self.parts.items():
             if part.port is None and name != "beat":
-                _wait(lambda: b" ready." in part.log.read_bytes() or not part.running, 120, name)
+                _wait(lambda part=part: b" ready." in part.log.read_bytes() or not part.running, 120, name)
             if not part.running:
                 raise RuntimeError(f"{name} exited: " + part.log.read_text()[-3000:])
         self.started_in = time.monotonic() - started
@@ -426,15 +436,15 @@ class Cluster:
 
 def _established(port: int) -> int:
     """Established TCP connections to a local listening port (`ss`)."""
-    out = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"], capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"], check=False,
+                         capture_output=True, text=True).stdout
     return len([line for line in out.splitlines() if line.strip()])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["up"])
-    parser.add_argument("--base-port", type=int, default=int(os.environ.get("CLUSTER_PORT", 19400)))
+    parser.add_argument("--base-port", type=int, default=int(os.environ.get("CLUSTER_PORT", "19400")))
     parser.add_argument("--dir", type=Path, default=None, help="data folder (default: a new temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the data folder on the way out")
     args = parser.parse_args()

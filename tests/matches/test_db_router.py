@@ -9,13 +9,19 @@ import time
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.test import RequestFactory, override_settings
 from django.urls import ResolverMatch, resolve
 
 from matches.models import ApiToken, Match, Rating
 from pearlsite import db_router
-from pearlsite.db_router import PRIMARY, REPLICA, ReadRoute, ReadRoutingMiddleware, choose
+from pearlsite.db_router import (
+    PRIMARY,
+    REPLICA,
+    ReadRoute,
+    ReadRoutingMiddleware,
+    choose,
+)
 
 from .test_settings import _load_settings
 
