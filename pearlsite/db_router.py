@@ -125,25 +125,27 @@ health = ReplicaHealth()
 # --- read-your-writes pins ---------------------------------------------------------------------
 
 def pin(user_id: int) -> None:
-    """The user reads the primary for the next `REPLICA_PIN_SECONDS`."""
+    """The user reads the primary for the next `REPLICA_PIN_SECONDS`: on every web node (Redis)
+    and, whatever Redis does, on this one (the process cache)."""
     key, seconds = f"{_PIN_PREFIX}{user_id}", settings.REPLICA_PIN_SECONDS
+    cache.set(key, 1, seconds)
     if settings.REDIS_URL:
         try:
             redis_link.run(lambda client: client.set(key, 1, px=int(seconds * 1000)))
-            return
         except redis_link.Unavailable:
             pass                 # is_pinned() answers "pinned" while Redis cannot say otherwise
-    cache.set(key, 1, seconds)
 
 
 def is_pinned(user_id: int) -> bool:
     key = f"{_PIN_PREFIX}{user_id}"
+    if cache.get(key) is not None:
+        return True
     if settings.REDIS_URL:
         try:
             return bool(redis_link.run(lambda client: client.exists(key)))
         except redis_link.Unavailable:
             return True
-    return cache.get(key) is not None
+    return False
 
 
 # --- the router --------------------------------------------------------------------------------

@@ -116,9 +116,33 @@ def test_a_replica_past_the_lag_bound_or_down_is_not_read(fresh_health):
     assert _route_through(_request("GET", "/api/v1/matches/")) == PRIMARY
 
 
-def test_unknown_pins_read_the_primary(player, monkeypatch):
-    """While Redis cannot say whether a user is pinned, the user reads the primary."""
-    monkeypatch.setattr(db_router, "is_pinned", lambda user_id: True)
+def test_while_redis_cannot_say_every_signed_in_user_reads_the_primary(player, settings):
+    from django.core.cache import cache
+
+    from matches import redis_link
+
+    from .test_throttles_without_redis import _closed_port
+
+    cache.clear()
+    settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
+    redis_link.breaker.succeeded()
+    try:
+        assert _route_through(_request("GET", "/api/v1/matches/", player)) == PRIMARY
+        assert _route_through(_request("GET", "/api/v1/matches/")) == REPLICA     # anonymous: no pin to know
+    finally:
+        redis_link.breaker.succeeded()
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL")
+@override_settings(REPLICA_PIN_SECONDS=1.0)
+def test_a_pin_is_shared_through_redis_with_the_other_web_nodes(player):
+    """Another node has only Redis to know it by: its process cache does not have the pin."""
+    from django.core.cache import cache
+
+    db_router.pin(player.pk)
+    cache.clear()                                   # as on another web node
+    assert db_router.is_pinned(player.pk)
     assert _route_through(_request("GET", "/api/v1/matches/", player)) == PRIMARY
 
 
