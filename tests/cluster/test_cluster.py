@@ -91,6 +91,7 @@ class Player(threading.Thread):
         self.client = Client(url_port)
         self.rng = random.Random(name)
         self.last_written: dict[int, int] = {}        # match -> the ply after my last move in it
+        self.finished = 0                              # matches this player has finished
         self.error: BaseException | None = None
 
     # Every request goes through here: timed, counted, a failure retried (idempotent reads; a
@@ -169,6 +170,15 @@ class Player(threading.Thread):
         assert status in (200, 202), answer
         with self.log.lock:
             self.log.analyses.append(answer["id"])
+        # The export (a lag-tolerant read, streamed by .iterator() without server-side cursors
+        # behind pgbouncer) holds every match this player has finished, this one included.
+        self.finished += 1
+        status, export = self.call("GET", f"/api/v1/players/{self.username}/matches/export?format=ndjson")
+        assert status == 200, export
+        exported = len([line for line in export.splitlines() if line.strip()])
+        if exported < self.finished:
+            with self.log.lock:
+                self.log.stale.append((self.username, match, "export", exported, self.finished))
 
     def read_lists_after_the_pin(self, match: int) -> None:
         """Idle past the read-your-writes pin, then read the lag-tolerant lists (the replica's,
