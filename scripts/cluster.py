@@ -80,16 +80,9 @@ class Part:
             self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
                                          start_new_session=True)
 
-    def children_cpu(self) -> int:
-        """CPU ticks (user) of this part's child processes (a Celery node's pool) so far."""
-        total = 0
-        try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
-            for child in children:
-                total += int(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[11])
-        except (OSError, ValueError, IndexError):
-            pass
-        return total
+    def signal_group(self, number: int) -> None:
+        """A signal to the part's whole process group (SIGSTOP/SIGCONT: a node that hangs, then resumes)."""
+        os.killpg(self.proc.pid, number)
 
     @property
     def running(self) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -283,17 +284,19 @@ def test_the_cluster_under_load_and_faults(cluster, capsys):
     kill_at = {}
 
     def kill_worker():
-        # Mid-search: the node's pool process is burning CPU (the engine searches) right now.
-        node = cluster.parts["reply1"]
-
-        def searching():
-            before = node.children_cpu()
-            time.sleep(0.05)
-            return node.children_cpu() > before
-        _wait(searching, 15)
-        kill_at["running"] = [r[0] for r in cluster.sql(
-            "primary", "SELECT id FROM matches_enginejob WHERE status = 'running' AND kind = 'reply'")]
-        node.kill()
+        # Mid-search, and on this node for certain: the other reply node is held (SIGSTOP) until a
+        # reply job starts, which only reply1 can then have taken; reply1 is killed in that search
+        # and the other node resumes at once.
+        other, node = cluster.parts["reply2"], cluster.parts["reply1"]
+        other.signal_group(signal.SIGSTOP)
+        try:
+            held = cluster.sql("primary", "SELECT clock_timestamp()")[0][0]
+            taken = "SELECT id FROM matches_enginejob WHERE kind = 'reply' AND status = 'running' AND started_at > %s"
+            _wait(lambda: cluster.sql("primary", taken, [held]), 20)
+            kill_at["running"] = [r[0] for r in cluster.sql("primary", taken, [held])]
+            node.kill()
+        finally:
+            other.signal_group(signal.SIGCONT)
 
     def worker_back():
         started = time.monotonic()
