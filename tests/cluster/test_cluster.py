@@ -285,18 +285,28 @@ def test_the_cluster_under_load_and_faults(cluster, capsys):
 
     def kill_worker():
         # Mid-search, and on this node for certain: the other reply node is held (SIGSTOP) until a
-        # reply job starts, which only reply1 can then have taken; reply1 is killed in that search
-        # and the other node resumes at once.
+        # reply job starts, which only reply1 can then have taken; reply1 is frozen at once, and if
+        # that job is still running it is killed in that search (else it goes on and we try again:
+        # an easy search lasts ~0.1 s). The other node resumes right after.
         other, node = cluster.parts["reply2"], cluster.parts["reply1"]
-        other.signal_group(signal.SIGSTOP)
-        try:
-            held = cluster.sql("primary", "SELECT clock_timestamp()")[0][0]
-            taken = "SELECT id FROM matches_enginejob WHERE kind = 'reply' AND status = 'running' AND started_at > %s"
-            _wait(lambda: cluster.sql("primary", taken, [held]), 20)
-            kill_at["running"] = [r[0] for r in cluster.sql("primary", taken, [held])]
-            node.kill()
-        finally:
-            other.signal_group(signal.SIGCONT)
+        taken = "SELECT id FROM matches_enginejob WHERE kind = 'reply' AND status = 'running' AND started_at > %s"
+        for _ in range(20):
+            other.signal_group(signal.SIGSTOP)
+            try:
+                held = cluster.sql("primary", "SELECT clock_timestamp()")[0][0]
+                if _wait(lambda held=held: cluster.sql("primary", taken, [held]), 5) is None:
+                    continue
+                node.signal_group(signal.SIGSTOP)
+                running = [r[0] for r in cluster.sql("primary", taken, [held])]
+                if running:
+                    kill_at["running"] = running
+                    node.kill()
+                    return
+                node.signal_group(signal.SIGCONT)
+            finally:
+                other.signal_group(signal.SIGCONT)
+            time.sleep(0.5)
+        raise AssertionError("no reply search was caught running on reply1")
 
     def worker_back():
         started = time.monotonic()
