@@ -590,8 +590,9 @@ if DATABASE_REPLICA_URL:
                       "pearlsite.db_router.ReadRoutingMiddleware")
 # DATABASE_TRANSACTION_POOLING=true: DATABASE_URL is a pgbouncer in transaction pooling mode, which
 # gives each transaction any server connection, so nothing may outlive a transaction on one: no
-# server-side cursors (Django's iterator() declares them WITH HOLD outside a transaction). Prepared
-# statements stay off (Django's default on psycopg 3) and every advisory lock is transaction-scoped.
+# server-side cursors (outside a transaction, Django keeps iterator()'s cursor open across commits).
+# Prepared statements stay off (Django's default on psycopg 3); every advisory lock is
+# transaction-scoped (tests/matches/test_db_router.py checks the code for session state).
 DATABASE_TRANSACTION_POOLING = _bool("DATABASE_TRANSACTION_POOLING", False)
 if DATABASE_TRANSACTION_POOLING:
     for _alias in DATABASES.values():

@@ -5,6 +5,7 @@ functions); the replica itself is exercised in tests/cluster/."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -206,3 +207,26 @@ def test_a_replica_url_adds_the_alias_the_router_and_the_middleware(tmp_path):
 def test_junk_stops_the_start(tmp_path, env, message):
     result = _load_settings(tmp_path, **env)
     assert result.returncode != 0 and message in result.stderr
+
+
+# Transaction pooling (pgbouncer, DATABASE_TRANSACTION_POOLING): a server connection serves one
+# transaction, then another client's; nothing the code leaves on a connection may outlive it.
+SESSION_STATE = ("pg_advisory_lock(", "pg_advisory_lock_shared(", "pg_try_advisory_lock(",
+                 "pg_try_advisory_lock_shared(", "LISTEN ", "SET SESSION", "SET search_path", "set_config(",
+                 "PREPARE ", "DECLARE ", "WITH HOLD", "CREATE TEMP")
+
+
+def test_no_session_state_on_a_pooled_connection():
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for app in ("matches", "ai_workers", "notifications", "community", "web", "pearlsite"):   # games: no SQL
+        for path in (root / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            text = path.read_text()
+            found += [f"{path.relative_to(root)}: {word}" for word in SESSION_STATE if word in text]
+    assert not found
+    # Every advisory lock the code takes is transaction-scoped.
+    events = (root / "matches" / "services" / "events.py").read_text()
+    dispatch = (root / "matches" / "services" / "dispatch.py").read_text()
+    assert "pg_advisory_xact_lock" in events and "pg_advisory_xact_lock" in dispatch
