@@ -444,6 +444,8 @@ def main() -> None:
     cluster = Cluster(args.base_port, args.dir)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    # Ctrl-C stops the cluster even when a shell started this in the background (which ignores it).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         cluster.start()
         print(f"Pearlsite cluster up in {cluster.started_in:.1f} s: {cluster.url} (logs in {cluster.logs}); "
