@@ -93,6 +93,7 @@ class Player(threading.Thread):
         self.rng = random.Random(name)
         self.last_written: dict[int, int] = {}        # match -> the ply after my last move in it
         self.finished = 0                              # matches this player has finished
+        self.event_ids: list[int] = []                 # every event read, in order
         self.error: BaseException | None = None
 
     # Every request goes through here: timed, counted, a failure retried (idempotent reads; a
@@ -171,6 +172,7 @@ class Player(threading.Thread):
         assert status in (200, 202), answer
         with self.log.lock:
             self.log.analyses.append(answer["id"])
+        self.read_events()
         # The export (a lag-tolerant read, streamed by .iterator() without server-side cursors
         # behind pgbouncer) holds every match this player has finished, this one included.
         self.finished += 1
@@ -180,6 +182,17 @@ class Player(threading.Thread):
         if exported < self.finished:
             with self.log.lock:
                 self.log.stale.append((self.username, match, "export", exported, self.finished))
+
+    def read_events(self) -> None:
+        """Every event since the last one read, page by page, from the streaming service (nginx
+        routes events/ there), as a bot reads them."""
+        while True:
+            after = self.event_ids[-1] if self.event_ids else 0
+            status, page = self.call("GET", f"/api/v1/events/?after={after}&limit=200")
+            assert status == 200, page
+            self.event_ids += [event["id"] for event in page["results"]]
+            if not page["more"]:
+                return
 
     def read_lists_after_the_pin(self, match: int) -> None:
         """Idle past the read-your-writes pin, then read the lag-tolerant lists (the replica's,
@@ -371,6 +384,16 @@ def test_the_cluster_under_load_and_faults(cluster, capsys):
     assert settled is not None, cluster.sql("primary", "SELECT id, kind, status, attempts, last_error FROM "
                                                        "matches_enginejob WHERE status IN ('queued','sent','running')")
     replica_reads = _replica_commits(cluster) - replica_before
+    # Each player reads the rest of their events; what they read is what the primary holds for
+    # them, each once.
+    events_read_twice = events_not_read = events_read_not_held = 0
+    for player in players:
+        player.read_events()
+        held = {row[0] for row in cluster.sql("primary", "SELECT e.id FROM matches_event e JOIN auth_user u ON "
+                                                         "u.id = e.user_id WHERE u.username = %s", [player.name])}
+        events_read_twice += len(player.event_ids) - len(set(player.event_ids))
+        events_not_read += len(held - set(player.event_ids))
+        events_read_not_held += len(set(player.event_ids) - held)
     # Each time a web process stopped reading the replica (lag past the bound, or down), it logged it.
     left = sum(cluster.parts[node].log.read_text().count("read replica not used") for node in ("web1", "web2"))
 
@@ -419,6 +442,9 @@ def test_the_cluster_under_load_and_faults(cluster, capsys):
         "moves without their engine reply": missing_replies, "engine jobs failed": failed_jobs,
         "events twice": event_dups, "engine replies without their event": len(engine_moves - move_events),
         "events without their move": len(move_events - engine_moves),
+        "events read (through the streaming service)": sum(len(p.event_ids) for p in players),
+        "events read twice": events_read_twice, "events held but not read": events_not_read,
+        "events read but not held": events_read_not_held,
         "stale reads": log.stale, "5xx in all": total_5xx,
         "faults": rows, "connections": counts,
     })
@@ -427,6 +453,7 @@ def test_the_cluster_under_load_and_faults(cluster, capsys):
     assert not lost and not unanswered and duplicated_moves == 0 and not gaps, report
     assert missing_replies == 0 and failed_jobs == 0, report
     assert event_dups == 0 and engine_moves == move_events, report
+    assert events_read_twice == events_not_read == events_read_not_held == 0, report
     assert analyses.get("done", 0) == len(log.analyses), report
     assert not log.stale, log.stale
     assert replica_reads > 0 and left > 0
