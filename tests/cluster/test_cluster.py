@@ -17,6 +17,7 @@ Run with PEARLSITE_CLUSTER_TEST=1 (`make test-cluster`); about three minutes on 
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -106,7 +107,7 @@ class Player(threading.Thread):
                 self.log.in_flight[key] = started
             try:
                 status, answer = self.client.request(method, path, body)
-            except OSError:
+            except (OSError, http.client.HTTPException):     # refused, reset, or cut in the middle
                 status, answer = None, None
             ended = time.monotonic()
             with self.log.lock:
