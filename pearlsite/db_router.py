@@ -11,9 +11,9 @@ Read-your-writes: every unsafe request (POST, PUT, PATCH, DELETE) by a signed-in
 user to the primary for `REPLICA_PIN_SECONDS`, shared by every web node through Redis (the process
 cache without REDIS_URL). While Redis cannot say whether a user is pinned, the user reads the primary.
 
-Lag: each process measures the replica at most every `REPLICA_CHECK_SECONDS`: 0 when it has
-replayed all the WAL it received, else the age of the last transaction it replayed
-(`pg_last_xact_replay_timestamp()`). Past `REPLICA_MAX_LAG_SECONDS`, or when it does not answer,
+Lag: each process measures the replica at most every `REPLICA_CHECK_SECONDS`: 0 when it streams
+from the primary and has replayed all the WAL it received, else the age of the last transaction it
+replayed (`pg_last_xact_replay_timestamp()`). Past `REPLICA_MAX_LAG_SECONDS`, or when it does not answer,
 reads go to the primary until a later check finds it back. The pin outlasts the lag bound and one
 check interval (settings.py refuses less), so a user who wrote reads either the primary or a
 replica that has replayed their write. A read the replica fails in the middle of is answered again
@@ -61,8 +61,11 @@ _route: contextvars.ContextVar[ReadRoute | None] = contextvars.ContextVar("pearl
 
 # --- replica health ----------------------------------------------------------------------------
 
+# Caught up means: streaming from the primary now, and everything received replayed. A replica whose
+# receiver is not streaming (cut off from the primary) is as old as the last transaction it replayed.
 LAG_SQL = ("SELECT CASE WHEN NOT pg_is_in_recovery() THEN 0.0 "
-           "WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0.0 "
+           "WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() "
+           "AND EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming') THEN 0.0 "
            "ELSE COALESCE(EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()), 1e9) END")
 
 
