@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium nginx screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
+.PHONY: install run test chromium nginx cluster-packages cluster test-cluster screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,24 @@ chromium:
 # The tests put docker/nginx.conf in front of gunicorn (tests/matches/test_served_by_gunicorn.py).
 nginx:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx-light; }
+
+# The topology of docs/scaling.md §7 on this machine (scripts/cluster.py): nginx, two web nodes, the
+# streaming service, pgbouncer, a PostgreSQL primary and its streaming replica, Redis, two Celery
+# worker nodes per lane and a beat, from Debian's packages (installed here when missing). Ctrl-C
+# stops it all. CLUSTER_PORT (19400) is nginx's port; the others follow it (scripts/cluster.py).
+PG_BINDIR = $(lastword $(sort $(wildcard /usr/lib/postgresql/*/bin)))
+cluster-packages: nginx
+	@{ test -x /usr/sbin/pgbouncer && test -n "$(PG_BINDIR)" && test -x "$(PG_BINDIR)/initdb" && command -v redis-server >/dev/null; } || \
+	  { apt-get update -qq && apt-get install -y -qq pgbouncer postgresql redis-server; }
+	@command -v ss >/dev/null || { apt-get update -qq && apt-get install -y -qq iproute2; }
+
+cluster: install cluster-packages
+	$(PY) scripts/cluster.py up $(if $(CLUSTER_PORT),--base-port $(CLUSTER_PORT),)
+
+# The README walkthrough, a few hundred moves with engine replies and analyses, and five faults under
+# that load, through nginx (tests/cluster/, about three minutes); prints the table of docs/scaling.md §7.
+test-cluster: install cluster-packages
+	PEARLSITE_CLUSTER_TEST=1 $(PY) -m pytest -q -s tests/cluster $(PYTEST_ARGS)
 
 # PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
 # page and a player page with its rating chart, in var/screenshots/.

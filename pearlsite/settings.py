@@ -549,3 +549,51 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+# --- Past one machine: a read replica and a transaction-pooling pgbouncer (docs/scaling.md §7) ---
+# DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL (`pg_basebackup -R`). Unset: no replica
+# alias, no router, no routing middleware: every read goes to DATABASE_URL as before.
+DATABASE_REPLICA_URL = env.str("DATABASE_REPLICA_URL", default="")
+# Seconds of replay lag past which reads leave the replica, how often each process measures it, and
+# how long a user who wrote reads the primary (at least the lag bound plus one check interval).
+REPLICA_MAX_LAG_SECONDS = _positive_float("PEARLSITE_REPLICA_MAX_LAG", 1.0)
+REPLICA_CHECK_SECONDS = _positive_float("PEARLSITE_REPLICA_CHECK_SECONDS", 0.5)
+REPLICA_PIN_SECONDS = _positive_float("PEARLSITE_REPLICA_PIN_SECONDS", 5.0)
+if REPLICA_PIN_SECONDS < REPLICA_MAX_LAG_SECONDS + REPLICA_CHECK_SECONDS:
+    raise ImproperlyConfigured("PEARLSITE_REPLICA_PIN_SECONDS must be at least PEARLSITE_REPLICA_MAX_LAG plus "
+                               "PEARLSITE_REPLICA_CHECK_SECONDS, or a user could read older than their own write")
+# The views (URL names) whose GET answers may come from the replica: reads that tolerate lag.
+REPLICA_READ_VIEWS = frozenset({
+    "game-list", "game-detail", "game-rules", "game-leaderboard",
+    "player-list", "player-detail", "player-ratings", "player-export", "player-export-bare",
+    "match-list", "match-export", "challenge-list",
+    "ladder-list", "ladder-detail", "ladder-history", "tournament-list", "tournament-detail",
+})
+if DATABASE_REPLICA_URL:
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL needs DATABASE_URL on PostgreSQL")
+    try:
+        DATABASES["replica"] = env.db_url_config(DATABASE_REPLICA_URL)
+    except (ValueError, KeyError) as exc:
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URL is not a database URL: {exc}") from exc
+    if DATABASES["replica"].get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL must be a postgres:// URL")
+    DATABASES["replica"].update({
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"], "CONN_HEALTH_CHECKS": True,
+        # A replica that is down is found in a second, not after the system's connect timeout.
+        "OPTIONS": {"connect_timeout": 1, **DATABASES["replica"].get("OPTIONS", {})},
+        # Tests read the test database through both aliases.
+        "TEST": {"MIRROR": "default"},
+    })
+    DATABASE_ROUTERS = ["pearlsite.db_router.ReplicaRouter"]
+    MIDDLEWARE.insert(MIDDLEWARE.index("pearlsite.observe.RequestObservationMiddleware") + 1,
+                      "pearlsite.db_router.ReadRoutingMiddleware")
+# DATABASE_TRANSACTION_POOLING=true: DATABASE_URL is a pgbouncer in transaction pooling mode, which
+# gives each transaction any server connection, so nothing may outlive a transaction on one: no
+# server-side cursors (outside a transaction, Django keeps iterator()'s cursor open across commits).
+# Prepared statements stay off (Django's default on psycopg 3); every advisory lock is
+# transaction-scoped (tests/matches/test_db_router.py checks the code for session state).
+DATABASE_TRANSACTION_POOLING = _bool("DATABASE_TRANSACTION_POOLING", False)
+if DATABASE_TRANSACTION_POOLING:
+    for _alias in DATABASES.values():
+        _alias["DISABLE_SERVER_SIDE_CURSORS"] = True

@@ -14,7 +14,7 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pearlsite
 
 # Only a test that means something on one backend alone may skip, and it says which (pytest.ini
 # gives each marker's reason); any other skip fails, so no check goes quietly missing.
-BACKEND_MARKERS = ("postgres", "redis", "worker", "faults")
+BACKEND_MARKERS = ("postgres", "redis", "worker", "faults", "cluster")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -104,7 +104,8 @@ def nginx(gunicorn, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("nginx")
     port = _free_port()
     config = (ROOT / "docker" / "nginx.conf").read_text()
-    config = config.replace("server web:8000;", f"server 127.0.0.1:{gunicorn};").replace(
+    config = config.replace("server web1:8000", f"server 127.0.0.1:{gunicorn}").replace(
+        "server web2:8000", f"server 127.0.0.1:{gunicorn}").replace(
         "server stream:8001;", f"server 127.0.0.1:{gunicorn};").replace(
         "listen 8080;", f"listen 127.0.0.1:{port};").replace("client_max_body_size 64k;", "client_max_body_size 1k;")
     config = f"pid {tmp}/nginx.pid;\n" + config.replace(
