@@ -13,149 +13,154 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import DataError
 from django.http import Http404, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
 import games
 
-# code: (HTTP status, what it means)
+# code: (HTTP status, what it means). The meanings are marked for translation: in a language
+# other than English an error's message is its code's meaning, translated (localized_message).
 CODES: dict[str, tuple[int, str]] = {
     # request shape
-    "parse_error": (400, "the body is not JSON"),
-    "json_too_deep": (400, "the body's JSON nests arrays and objects too deeply"),
-    "payload_too_large": (413, "the body is larger than the server accepts (detail.limit, in bytes)"),
-    "validation_error": (400, "the body's fields are not valid (detail names them)"),
-    "invalid_input": (400, "a value the database cannot hold or search for (such as a NUL character)"),
-    "invalid_filter": (400, "a query parameter is malformed"),
-    "unsupported_media_type": (415, "the body's content type is not accepted"),
-    "not_acceptable": (406, "no representation matches the Accept header"),
-    "method_not_allowed": (405, "the URL does not take this method"),
+    "parse_error": (400, _noop("the body is not JSON")),
+    "json_too_deep": (400, _noop("the body's JSON nests arrays and objects too deeply")),
+    "payload_too_large": (413, _noop("the body is larger than the server accepts (detail.limit, in bytes)")),
+    "validation_error": (400, _noop("the body's fields are not valid (detail names them)")),
+    "invalid_input": (400, _noop("a value the database cannot hold or search for (such as a NUL character)")),
+    "invalid_filter": (400, _noop("a query parameter is malformed")),
+    "unsupported_media_type": (415, _noop("the body's content type is not accepted")),
+    "not_acceptable": (406, _noop("no representation matches the Accept header")),
+    "method_not_allowed": (405, _noop("the URL does not take this method")),
     # authentication and permission
-    "not_authenticated": (401, "no credentials were given"),
-    "authentication_failed": (401, "the credentials are wrong"),
-    "invalid_credentials": (400, "wrong username or password"),
-    "forbidden": (403, "you may not do this"),
-    "throttled": (429, "too many requests; detail.retry_after says when to try again"),
-    "too_many_streams": (429, "as many event streams and waiting requests are open as allowed, for your account or your address (detail.scope, detail.limit); close one first"),
+    "not_authenticated": (401, _noop("no credentials were given")),
+    "authentication_failed": (401, _noop("the credentials are wrong")),
+    "invalid_credentials": (400, _noop("wrong username or password")),
+    "forbidden": (403, _noop("you may not do this")),
+    "throttled": (429, _noop("too many requests; detail.retry_after says when to try again")),
+    "too_many_streams": (429, _noop("as many event streams and waiting requests are open as allowed, for your account or your address (detail.scope, detail.limit); close one first")),
     # accounts
-    "invalid_username": (400, "the username is not allowed (reserved, or contains ':')"),
-    "weak_password": (400, "the password fails a password rule (detail lists them)"),
-    "username_taken": (409, "the username is taken (usernames are unique regardless of case)"),
-    "token_not_found": (404, "you have no token with this id"),
-    "no_token": (400, "the request did not use a token (use ?all=true to revoke every token)"),
+    "invalid_username": (400, _noop("the username is not allowed (reserved, or contains ':')")),
+    "weak_password": (400, _noop("the password fails a password rule (detail lists them)")),
+    "username_taken": (409, _noop("the username is taken (usernames are unique regardless of case)")),
+    "token_not_found": (404, _noop("you have no token with this id")),
+    "no_token": (400, _noop("the request did not use a token (use ?all=true to revoke every token)")),
     # not found
-    "not_found": (404, "no such resource"),
-    "page_not_found": (404, "the page number is past the last page"),
-    "game_not_found": (404, "no game with this slug"),
-    "match_not_found": (404, "no match with this id"),
-    "challenge_not_found": (404, "no challenge with this id"),
-    "player_not_found": (404, "no player with this username"),
-    "ladder_not_found": (404, "no ladder with this id"),
-    "analysis_not_found": (404, "no analysis with this id"),
+    "not_found": (404, _noop("no such resource")),
+    "page_not_found": (404, _noop("the page number is past the last page")),
+    "game_not_found": (404, _noop("no game with this slug")),
+    "match_not_found": (404, _noop("no match with this id")),
+    "challenge_not_found": (404, _noop("no challenge with this id")),
+    "player_not_found": (404, _noop("no player with this username")),
+    "ladder_not_found": (404, _noop("no ladder with this id")),
+    "analysis_not_found": (404, _noop("no analysis with this id")),
     # the rules (games.GameError codes)
-    games.GameError.code: (400, "the rules refuse the request"),
-    games.UnknownGameError.code: (400, "no game with this slug"),
-    games.InvalidOptionsError.code: (400, "an option is unknown or its value is not allowed (detail.option names "
-                                          "it; detail.variant an unknown variant)"),
-    games.InvalidMoveError.code: (400, "the text is not a move of this game"),
-    games.IllegalMoveError.code: (400, "the move is not legal in this position"),
-    games.GameOverError.code: (409, "the game is over"),
-    games.NotYourTurnError.code: (403, "it is another seat's turn"),
-    games.InvalidStateError.code: (409, "the stored position cannot be read"),
+    games.GameError.code: (400, _noop("the rules refuse the request")),
+    games.UnknownGameError.code: (400, _noop("no game with this slug")),
+    games.InvalidOptionsError.code: (400, _noop("an option is unknown or its value is not allowed (detail.option names "
+                                          "it; detail.variant an unknown variant)")),
+    games.InvalidMoveError.code: (400, _noop("the text is not a move of this game")),
+    games.IllegalMoveError.code: (400, _noop("the move is not legal in this position")),
+    games.GameOverError.code: (409, _noop("the game is over")),
+    games.NotYourTurnError.code: (403, _noop("it is another seat's turn")),
+    games.InvalidStateError.code: (409, _noop("the stored position cannot be read")),
     # challenges
-    "invalid_opponent": (400, "an opponent entry is not a username, 'ai:<level>' or null"),
-    "unknown_player": (400, "no player with this username"),
-    "unknown_level": (400, "no engine level with this name"),
-    "invalid_seat": (400, "the challenger's seat is out of range"),
-    "rated_needs_people": (400, "rated matches are between people only"),
-    "rated_needs_clock": (400, "rated matches need a time control"),
-    "invalid_time_control": (400, "the time control is not one of the kinds, or a value is out of range"),
-    "challenge_closed": (409, "the challenge is no longer open (taken, declined, cancelled or expired)"),
-    "rematch_pending": (409, "you have asked for this rematch already"),
-    "already_accepted": (409, "you have accepted this challenge already"),
-    "not_invited": (403, "the challenge has no seat for you"),
-    "not_challenger": (403, "only the challenger may do this"),
-    "too_many_challenges": (429, "you have as many open challenges as allowed (detail.limit); cancel one first"),
-    "too_many_engine_matches": (429, "you have as many matches against engines going as allowed (detail.limit)"),
+    "invalid_opponent": (400, _noop("an opponent entry is not a username, 'ai:<level>' or null")),
+    "unknown_player": (400, _noop("no player with this username")),
+    "unknown_level": (400, _noop("no engine level with this name")),
+    "invalid_seat": (400, _noop("the challenger's seat is out of range")),
+    "rated_needs_people": (400, _noop("rated matches are between people only")),
+    "rated_needs_clock": (400, _noop("rated matches need a time control")),
+    "invalid_time_control": (400, _noop("the time control is not one of the kinds, or a value is out of range")),
+    "challenge_closed": (409, _noop("the challenge is no longer open (taken, declined, cancelled or expired)")),
+    "rematch_pending": (409, _noop("you have asked for this rematch already")),
+    "already_accepted": (409, _noop("you have accepted this challenge already")),
+    "not_invited": (403, _noop("the challenge has no seat for you")),
+    "not_challenger": (403, _noop("only the challenger may do this")),
+    "too_many_challenges": (429, _noop("you have as many open challenges as allowed (detail.limit); cancel one first")),
+    "too_many_engine_matches": (429, _noop("you have as many matches against engines going as allowed (detail.limit)")),
     # play
-    "not_seated": (403, "you do not play in this match"),
-    "match_finished": (409, "the match is over"),
-    "stale_ply": (409, "the match has moved on (detail.ply is where it is)"),
-    "too_late_to_abort": (409, "every seat has moved: resign instead"),
-    "your_turn": (409, "it is your turn: move first"),
-    "conditional_unavailable": (422, "conditional moves are for two-seat games without hidden information"),
-    "invalid_conditional": (400, "a conditional line is not legal play (detail names the line and step)"),
-    "time_out": (409, "the deadline of the seat to move has passed: the clock settles the match"),
-    "invalid_action": (400, "the action is not offer, accept, decline or withdraw"),
-    "no_offer": (409, "there is no offer to accept, decline or withdraw"),
-    "already_offered": (409, "your offer of this kind is pending already"),
-    "no_opponent": (409, "a one-seat match has nobody to agree with"),
-    "takeback_unavailable": (409, "this game does not allow takebacks"),
-    "takeback_against_engine": (409, "engines never agree to take moves back: there is nobody to ask"),
-    "draw_unavailable": (409, "this game has no draws by agreement (New Eleusis): play on or resign"),
-    "nothing_to_take_back": (409, "you have no move to take back"),
+    "not_seated": (403, _noop("you do not play in this match")),
+    "match_finished": (409, _noop("the match is over")),
+    "stale_ply": (409, _noop("the match has moved on (detail.ply is where it is)")),
+    "too_late_to_abort": (409, _noop("every seat has moved: resign instead")),
+    "your_turn": (409, _noop("it is your turn: move first")),
+    "conditional_unavailable": (422, _noop("conditional moves are for two-seat games without hidden information")),
+    "invalid_conditional": (400, _noop("a conditional line is not legal play (detail names the line and step)")),
+    "time_out": (409, _noop("the deadline of the seat to move has passed: the clock settles the match")),
+    "invalid_action": (400, _noop("the action is not offer, accept, decline or withdraw")),
+    "no_offer": (409, _noop("there is no offer to accept, decline or withdraw")),
+    "already_offered": (409, _noop("your offer of this kind is pending already")),
+    "no_opponent": (409, _noop("a one-seat match has nobody to agree with")),
+    "takeback_unavailable": (409, _noop("this game does not allow takebacks")),
+    "takeback_against_engine": (409, _noop("engines never agree to take moves back: there is nobody to ask")),
+    "draw_unavailable": (409, _noop("this game has no draws by agreement (New Eleusis): play on or resign")),
+    "nothing_to_take_back": (409, _noop("you have no move to take back")),
     # vacations
-    "already_on_vacation": (409, "you are on vacation already"),
-    "not_on_vacation": (409, "you are not on vacation"),
-    "no_vacation_left": (409, "this year's vacation allowance is used up"),
+    "already_on_vacation": (409, _noop("you are on vacation already")),
+    "not_on_vacation": (409, _noop("you are not on vacation")),
+    "no_vacation_left": (409, _noop("this year's vacation allowance is used up")),
     # analysis
-    "match_in_progress": (409, "the match is still being played (analysis and rematches come after it)"),
-    "hidden_information": (422, "only a player may ask for analysis of a hidden-information game"),
-    "not_yours": (403, "this analysis shows one player's own cards; only they may read it"),
-    "too_many_analyses": (429, "you have as many analyses waiting or running as allowed (detail.limit)"),
+    "match_in_progress": (409, _noop("the match is still being played (analysis and rematches come after it)")),
+    "hidden_information": (422, _noop("only a player may ask for analysis of a hidden-information game")),
+    "not_yours": (403, _noop("this analysis shows one player's own cards; only they may read it")),
+    "too_many_analyses": (429, _noop("you have as many analyses waiting or running as allowed (detail.limit)")),
     # ladders
-    "staff_only": (403, "only staff may do this"),
-    "not_two_player": (400, "ladders and tournaments are for games two can play"),
-    "ladder_exists": (409, "a ladder with this name exists"),
-    "already_joined": (409, "you are on this ladder already"),
-    "not_on_ladder": (403, "join the ladder first"),
-    "out_of_reach": (400, "the opponent is not within challenge reach above you"),
-    "ladder_game_pending": (409, "a ladder challenge or game is already under way with this player, or as "
-                                 "your challenge (one at a time)"),
+    "staff_only": (403, _noop("only staff may do this")),
+    "not_two_player": (400, _noop("ladders and tournaments are for games two can play")),
+    "ladder_exists": (409, _noop("a ladder with this name exists")),
+    "already_joined": (409, _noop("you are on this ladder already")),
+    "not_on_ladder": (403, _noop("join the ladder first")),
+    "out_of_reach": (400, _noop("the opponent is not within challenge reach above you")),
+    "ladder_game_pending": (409, _noop("a ladder challenge or game is already under way with this player, or as "
+                                 "your challenge (one at a time)")),
     # tournaments
-    "tournament_not_found": (404, "no tournament with this id"),
-    "invalid_tournament": (400, "the tournament's settings do not fit together (detail names the field)"),
-    "tournament_closed": (409, "the tournament has started or ended: entries are closed"),
-    "tournament_full": (409, "the tournament has as many entrants as it takes"),
-    "already_entered": (409, "you have entered this tournament already"),
-    "not_entered": (409, "you have not entered this tournament"),
-    "not_organiser": (403, "only the tournament's organiser may do this"),
-    "too_few_entrants": (409, "a tournament needs at least two entrants to start"),
-    "abort_unavailable": (409, "ladder and tournament games cannot be aborted: resign instead"),
+    "tournament_not_found": (404, _noop("no tournament with this id")),
+    "invalid_tournament": (400, _noop("the tournament's settings do not fit together (detail names the field)")),
+    "tournament_closed": (409, _noop("the tournament has started or ended: entries are closed")),
+    "tournament_full": (409, _noop("the tournament has as many entrants as it takes")),
+    "already_entered": (409, _noop("you have entered this tournament already")),
+    "not_entered": (409, _noop("you have not entered this tournament")),
+    "not_organiser": (403, _noop("only the tournament's organiser may do this")),
+    "too_few_entrants": (409, _noop("a tournament needs at least two entrants to start")),
+    "abort_unavailable": (409, _noop("ladder and tournament games cannot be aborted: resign instead")),
     # staff tools (docs/operations.md)
-    "user_not_found": (404, "no user with this username"),
-    "engine_job_not_found": (404, "no engine job with this id"),
-    "job_not_retryable": (409, "only a failed job whose work is still wanted can run again (detail.reason)"),
-    "invalid_seat_choice": (400, "the winner is not a seat of this match"),
+    "user_not_found": (404, _noop("no user with this username")),
+    "engine_job_not_found": (404, _noop("no engine job with this id")),
+    "job_not_retryable": (409, _noop("only a failed job whose work is still wanted can run again (detail.reason)")),
+    "invalid_seat_choice": (400, _noop("the winner is not a seat of this match")),
     # notifications (account e-mail, password reset, webhooks: docs/notifications.md)
-    "email_taken": (409, "another account uses this e-mail address (addresses are unique regardless of case)"),
-    "no_email": (409, "you have no e-mail address; set one first"),
-    "already_verified": (409, "this address is verified already"),
-    "invalid_link": (400, "the link or token is wrong, used already or expired"),
-    "invalid_time_zone": (400, "not an IANA time zone name (such as Europe/Paris)"),
-    "invalid_channels": (400, "an unknown notification kind or channel (detail names it)"),
-    "webhook_not_found": (404, "you have no webhook with this id"),
-    "too_many_webhooks": (429, "you have as many webhooks as allowed (detail.limit); delete one first"),
-    "webhook_url_refused": (400, "the webhook URL is not https, or resolves to an address that is not public"),
+    "email_taken": (409, _noop("another account uses this e-mail address (addresses are unique regardless of case)")),
+    "no_email": (409, _noop("you have no e-mail address; set one first")),
+    "already_verified": (409, _noop("this address is verified already")),
+    "invalid_link": (400, _noop("the link or token is wrong, used already or expired")),
+    "invalid_time_zone": (400, _noop("not an IANA time zone name (such as Europe/Paris)")),
+    "invalid_language": (400, _noop("not a language of this site (detail.languages lists them)")),
+    "invalid_channels": (400, _noop("an unknown notification kind or channel (detail names it)")),
+    "webhook_not_found": (404, _noop("you have no webhook with this id")),
+    "too_many_webhooks": (429, _noop("you have as many webhooks as allowed (detail.limit); delete one first")),
+    "webhook_url_refused": (400, _noop("the webhook URL is not https, or resolves to an address that is not public")),
     # community (chat, blocks, reports, moderation, leaving: community/)
-    "refused_by_player": (403, "the player does not take challenges from you"),
-    "chat_closed": (403, "not your room: seats talk in the players' room, everyone else in the spectators' room "
-                         "(which the seats read once the match is over)"),
-    "message_too_long": (400, "the message is longer than allowed (detail.limit, in characters)"),
-    "message_empty": (400, "the message has no text"),
-    "message_not_found": (404, "no message with this id"),
-    "invalid_room": (400, "the room is not players or spectators"),
-    "cannot_block_self": (400, "you cannot block yourself"),
-    "not_blocked": (404, "you have not blocked this player"),
-    "invalid_report": (400, "a report names exactly one player, message or match, and a reason"),
-    "report_not_found": (404, "no report with this id"),
-    "already_suspended": (409, "the player is suspended already"),
-    "not_suspended": (409, "the player is not suspended"),
-    "invalid_suspension": (400, "a suspension lasts a whole number of days from 1 to 36500, or null (for good)"),
-    "reason_required": (400, "staff actions need a reason (1 to 1000 characters)"),
-    "username_held": (409, "the username belonged to a deleted account and is not free yet"),
-    "wrong_password": (400, "the password is not this account's"),
-    "server_error": (500, "an unexpected error; it has been logged"),
+    "refused_by_player": (403, _noop("the player does not take challenges from you")),
+    "chat_closed": (403, _noop("not your room: seats talk in the players' room, everyone else in the spectators' room "
+                         "(which the seats read once the match is over)")),
+    "message_too_long": (400, _noop("the message is longer than allowed (detail.limit, in characters)")),
+    "message_empty": (400, _noop("the message has no text")),
+    "message_not_found": (404, _noop("no message with this id")),
+    "invalid_room": (400, _noop("the room is not players or spectators")),
+    "cannot_block_self": (400, _noop("you cannot block yourself")),
+    "not_blocked": (404, _noop("you have not blocked this player")),
+    "invalid_report": (400, _noop("a report names exactly one player, message or match, and a reason")),
+    "report_not_found": (404, _noop("no report with this id")),
+    "already_suspended": (409, _noop("the player is suspended already")),
+    "not_suspended": (409, _noop("the player is not suspended")),
+    "invalid_suspension": (400, _noop("a suspension lasts a whole number of days from 1 to 36500, or null (for good)")),
+    "reason_required": (400, _noop("staff actions need a reason (1 to 1000 characters)")),
+    "username_held": (409, _noop("the username belonged to a deleted account and is not free yet")),
+    "wrong_password": (400, _noop("the password is not this account's")),
+    "server_error": (500, _noop("an unexpected error; it has been logged")),
 }
 
 
@@ -194,8 +199,20 @@ _DRF_CODES = {
 }
 
 
+def localized_message(code: str, message: str) -> str:
+    """The human message of an error in the active language (Accept-Language on the API, the
+    page's language on the pages): English keeps the specific sentence the code raised; Japanese
+    gives the code's meaning from `CODES`, translated (the specifics stay in `detail`). The code
+    itself never changes."""
+    language = translation.get_language() or "en"
+    if language.split("-")[0] == "en" or code not in CODES:
+        return message
+    return gettext(CODES[code][1])
+
+
 def error_body(code: str, message: str, detail: Any = None) -> dict:
-    return {"code": code, "message": message, "detail": detail if detail is not None else {}}
+    return {"code": code, "message": localized_message(code, message),
+            "detail": detail if detail is not None else {}}
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from html import escape
 
+from django.conf import settings
 from django.http import Http404
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, renderers, serializers
@@ -12,10 +14,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from matches.errors import ServiceError
 from matches.selectors import catalogue
 
 from .query import Api
 from .schema import errors
+
+LANGUAGE_CODES = frozenset(code for code, _ in settings.LANGUAGES)
 
 
 class OptionOut(serializers.Serializer):
@@ -45,6 +50,21 @@ class NotationOut(serializers.Serializer):
     notes = serializers.CharField(help_text="what the parser accepts beyond the canonical form")
 
 
+class NameOut(serializers.Serializer):
+    name = serializers.CharField()
+    summary = serializers.CharField()
+
+
+class JapaneseOut(serializers.Serializer):
+    """The Japanese beside the English: the seeds' own terms where they have them."""
+
+    title = serializers.CharField(help_text="the game's Japanese name, e.g. はさみ将棋")
+    summary = serializers.CharField(help_text="the game's summary in Japanese")
+    variants = serializers.DictField(child=NameOut(), help_text="variant name → its Japanese name and summary "
+                                                                "(e.g. tenbin → 天秤 (はさみ天秤端落とし))")
+    options = serializers.DictField(child=NameOut(), help_text="option name → its Japanese name and summary")
+
+
 class GameOut(serializers.Serializer):
     slug = serializers.SlugField()
     title = serializers.CharField()
@@ -60,6 +80,7 @@ class GameOut(serializers.Serializer):
                                             help_text="other accepted names → the variant they stand for")
     notation = NotationOut(help_text="how moves are written: a grammar per move kind, with examples")
     summary = serializers.CharField()
+    ja = JapaneseOut(help_text="the game, every variant and every option named and summarised in Japanese")
     rules_page = serializers.CharField(help_text="the rules document's path in the repository")
     rules_url = serializers.CharField(help_text="the rules document: GET it as Markdown, or as HTML with ?format=html")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
@@ -101,11 +122,13 @@ class RulesHtmlRenderer(renderers.BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         body = catalogue.rules_html(data["markdown"])[0]
-        return RULES_PAGE.format(title=escape(f"{data['title']}: rules"), body=body)
+        japanese = catalogue.is_japanese(data.get("language"))
+        title = f"{data['title']}：ルール" if japanese else f"{data['title']}: rules"
+        return RULES_PAGE.format(title=escape(title), body=body, lang="ja" if japanese else "en")
 
 
 RULES_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{max-width:52rem;margin:2rem auto;padding:0 1rem;font:16px/1.5 system-ui,sans-serif}}
 pre{{background:#f6f6f2;padding:.6rem;overflow-x:auto;line-height:1.25}}
@@ -139,10 +162,21 @@ class GameRulesApi(Api):
     @extend_schema(
         summary="The game's rules (Markdown, or HTML for browsers)", operation_id="games_rules",
         parameters=[OpenApiParameter("format", str, enum=["md", "html"], required=False,
-                                     description="md (the default) or html; an Accept header may choose too")],
+                                     description="md (the default) or html; an Accept header may choose too"),
+                    OpenApiParameter("lang", str, enum=["en", "ja"], required=False,
+                                     description="the document's language: en or ja (docs/rules/ja/); without it "
+                                                 "the Accept-Language header chooses, else English")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
                    **errors("game_not_found", "not_acceptable", "invalid_filter")})
     def get(self, request: Request, slug: str) -> Response:
-        title, text = catalogue.rules_document(slug)
-        return Response({"title": title, "markdown": text})
+        language = request.query_params.get("lang")
+        if language is None:
+            language = translation.get_language()
+        elif language not in LANGUAGE_CODES:
+            raise ServiceError("invalid_filter", f"no rules language {language!r}; use en or ja",
+                               detail={"lang": language})
+        title, text = catalogue.rules_document(slug, language)
+        response = Response({"title": title, "markdown": text, "language": language})
+        response["Content-Language"] = "ja" if catalogue.is_japanese(language) else "en"
+        return response

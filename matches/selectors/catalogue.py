@@ -9,14 +9,39 @@ from django.urls import reverse
 
 import games
 from ai_workers.engines import LEVELS
+from games.names_ja import japanese
 from matches.errors import ServiceError
 
 RULES_MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "toc"]
 
 
 def game_entry(rules: games.Game) -> dict:
-    return {**rules.describe(), "ai_levels": list(LEVELS),
+    return {**rules.describe(), "ai_levels": list(LEVELS), "ja": japanese(rules.slug),
             "rules_url": reverse("game-rules", kwargs={"slug": rules.slug})}
+
+
+def is_japanese(language: str | None) -> bool:
+    return bool(language) and language.split("-")[0] == "ja"
+
+
+def localized_entry(entry: dict, language: str | None) -> dict:
+    """A catalogue entry as a page shows it in `language`: in Japanese the title, summary, option
+    docs and variant names are the `ja` ones; `variant_labels` pairs each variant with its label."""
+    if not is_japanese(language):
+        return {**entry, "variant_labels": [(v, v) for v in entry["variants"]]}
+    ja = entry["ja"]
+    options = {name: {**spec, "doc": ja["options"][name]["summary"], "label": ja["options"][name]["name"]}
+               for name, spec in entry["options"].items()}
+    return {**entry, "title": ja["title"], "summary": ja["summary"], "options": options,
+            "variant_labels": [(v, f"{ja['variants'][v]['name']} ({v})") for v in entry["variants"]]}
+
+
+def game_title(slug: str, language: str | None = None) -> str:
+    """The game's name in `language` (English unless it is Japanese); an unknown slug is itself."""
+    rules = games.GAMES.get(slug)
+    if rules is None:
+        return slug
+    return japanese(slug)["title"] if is_japanese(language) else rules.title
 
 
 def catalogue() -> list[dict]:
@@ -34,10 +59,21 @@ def game_detail(slug: str) -> dict:
     return game_entry(_game(slug))
 
 
-def rules_document(slug: str) -> tuple[str, str]:
-    """(title, Markdown text) of the game's rules document, read from the repository."""
+def rules_page(rules: games.Game, language: str | None = None) -> str:
+    """The path of the rules document in `language`: docs/rules/<family>.md, or the Japanese one
+    beside it in docs/rules/ja/<family>.md."""
+    if is_japanese(language):
+        head, _, name = rules.rules_page.rpartition("/")
+        return f"{head}/ja/{name}"
+    return rules.rules_page
+
+
+def rules_document(slug: str, language: str | None = None) -> tuple[str, str]:
+    """(title, Markdown text) of the game's rules document in `language` (English unless it is
+    Japanese), read from the repository."""
     rules = _game(slug)
-    return rules.title, (settings.BASE_DIR / rules.rules_page).read_text(encoding="utf-8")
+    text = (settings.BASE_DIR / rules_page(rules, language)).read_text(encoding="utf-8")
+    return game_title(slug, language), text
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")

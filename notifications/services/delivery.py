@@ -11,9 +11,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from notifications import webhook_client
-from pearlsite.metrics import notification_sent
 from notifications.models import Notification, Preferences
 from notifications.selectors.mails import ACCOUNT_MAILS, Drop, Mail, compose
+from pearlsite.metrics import notification_sent
 
 from . import outbox
 from .webhooks import webhook_attempted

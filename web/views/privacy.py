@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -32,13 +33,13 @@ def _back(request: HttpRequest, **kwargs) -> str:
 def block(request: HttpRequest) -> str:
     username = request.POST.get("username", "").strip()
     blocks.block_create(blocker=request.user, username=username)
-    return f"You blocked {username}."
+    return _("You blocked %(username)s.") % {"username": username}
 
 
 @action(_back)
 def unblock(request: HttpRequest, username: str) -> str:
     blocks.block_delete(blocker=request.user, username=username)
-    return f"You unblocked {username}."
+    return _("You unblocked %(username)s.") % {"username": username}
 
 
 @login_required
@@ -50,7 +51,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         messages.error(request, refusal(exc)[1])
         return redirect("web:privacy")
     logout(request)
-    messages.success(request, "Your account is deleted.")
+    messages.success(request, _("Your account is deleted."))
     return redirect("web:lobby")
 
 
@@ -61,4 +62,4 @@ def _player_page(request: HttpRequest, username: str) -> str:
 @action(_player_page)
 def report_player(request: HttpRequest, username: str) -> str:
     reports.report_create(reporter=request.user, player=username, reason=request.POST.get("reason", ""))
-    return "Thank you: staff will look at your report."
+    return _("Thank you: staff will look at your report.")
