@@ -10,8 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_noop as _noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from matches.models import Challenge, Match
 from notifications import links
@@ -21,17 +20,17 @@ from . import games as listed
 
 ACCOUNT_MAILS = frozenset({"verify_email", "password_reset", "webhook_disabled"})
 SUBJECTS = {
-    "verify_email": _noop("Verify your e-mail address"),
-    "password_reset": _noop("Reset your password"),
-    "webhook_disabled": _noop("A webhook of yours was switched off"),
-    "your_turn": _noop("Your move"),
-    "deadline_reminder": _noop("Reminder: your move"),
-    "challenge_received": _noop("You are challenged"),
-    "ladder_challenge": _noop("A ladder challenge for you"),
-    "offer_made": _noop("An offer in your game"),
-    "match_finished": _noop("A game of yours has ended"),
-    "tournament_round": _noop("A new tournament round"),
-    "digest": _noop("Your Pearlsite digest"),
+    "verify_email": gettext_noop("Verify your e-mail address"),
+    "password_reset": gettext_noop("Reset your password"),
+    "webhook_disabled": gettext_noop("A webhook of yours was switched off"),
+    "your_turn": gettext_noop("Your move"),
+    "deadline_reminder": gettext_noop("Reminder: your move"),
+    "challenge_received": gettext_noop("You are challenged"),
+    "ladder_challenge": gettext_noop("A ladder challenge for you"),
+    "offer_made": gettext_noop("An offer in your game"),
+    "match_finished": gettext_noop("A game of yours has ended"),
+    "tournament_round": gettext_noop("A new tournament round"),
+    "digest": gettext_noop("Your Pearlsite digest"),
 }
 
 
