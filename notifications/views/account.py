@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -80,7 +81,7 @@ def preferences_post(request: HttpRequest) -> HttpResponse:
     response = _done(request, lambda: preferences.preferences_update(
         user=request.user, channels=form.channels(), time_zone=data["time_zone"], digest=data["digest"],
         digest_hour=data["digest_hour"], digest_weekday=data["digest_weekday"], language=data["language"]),
-        _("Preferences saved."))
+        _saved_in(data["language"]))
     # The browser's cookie would outrank the saved language: it follows the choice.
     if data["language"]:
         set_language_cookie(response, data["language"])
@@ -109,6 +110,12 @@ def webhook_post(request: HttpRequest) -> HttpResponse:
 @require_POST
 def webhook_delete_post(request: HttpRequest, pk: int) -> HttpResponse:
     return _done(request, lambda: webhooks.webhook_delete(user=request.user, webhook_id=pk), _("Webhook deleted."))
+
+
+def _saved_in(language: str) -> str:
+    """The confirmation, in the language just chosen (the page after it will be in that language)."""
+    with translation.override(language or translation.get_language()):
+        return _("Preferences saved.")
 
 
 def _done(request: HttpRequest, action, success: str) -> HttpResponse:
