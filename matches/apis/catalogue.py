@@ -14,13 +14,16 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.errors import ServiceError
 from matches.selectors import catalogue
 
-from .query import Api
+from .query import Api, query_params
 from .schema import errors
 
-LANGUAGE_CODES = frozenset(code for code, _ in settings.LANGUAGES)
+
+class RulesQueryIn(serializers.Serializer):
+    lang = serializers.ChoiceField(choices=[code for code, _ in settings.LANGUAGES], required=False,
+                                   help_text="the document's language: en, or ja (docs/rules/ja/); without it the "
+                                             "Accept-Language header chooses, else English")
 
 
 class OptionOut(serializers.Serializer):
@@ -162,20 +165,13 @@ class GameRulesApi(Api):
     @extend_schema(
         summary="The game's rules (Markdown, or HTML for browsers)", operation_id="games_rules",
         parameters=[OpenApiParameter("format", str, enum=["md", "html"], required=False,
-                                     description="md (the default) or html; an Accept header may choose too"),
-                    OpenApiParameter("lang", str, enum=["en", "ja"], required=False,
-                                     description="the document's language: en or ja (docs/rules/ja/); without it "
-                                                 "the Accept-Language header chooses, else English")],
+                                     description="md (the default) or html; an Accept header may choose too")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
                    **errors("game_not_found", "not_acceptable", "invalid_filter")})
+    @query_params(RulesQueryIn)
     def get(self, request: Request, slug: str) -> Response:
-        language = request.query_params.get("lang")
-        if language is None:
-            language = translation.get_language()
-        elif language not in LANGUAGE_CODES:
-            raise ServiceError("invalid_filter", f"no rules language {language!r}; use en or ja",
-                               detail={"lang": language})
+        language = request.query.get("lang") or translation.get_language()
         title, text = catalogue.rules_document(slug, language)
         response = Response({"title": title, "markdown": text, "language": language})
         response["Content-Language"] = "ja" if catalogue.is_japanese(language) else "en"

@@ -126,12 +126,14 @@ def test_api_error_codes_never_change_and_messages_follow_accept_language(anon):
 
 
 def test_api_validation_and_rules_errors_in_japanese(as_alice):
-    bad = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "options": {"capture_goal": "5"}},
+    bad = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["ai:random"],
+                                                  "options": {"capture_goal": "5"}},
                         format="json", HTTP_ACCEPT_LANGUAGE="ja")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_options"
     assert bad.json()["message"].startswith("オプションが不明か")
     assert bad.json()["detail"]["option"] == "capture_goal"
-    english = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "options": {"capture_goal": "5"}},
+    english = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "opponents": ["ai:random"],
+                                                      "options": {"capture_goal": "5"}},
                             format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert english.json()["code"] == "invalid_options" and english.json()["message"].isascii()
     missing = as_alice.post("/api/v1/challenges/", {}, format="json", HTTP_ACCEPT_LANGUAGE="ja")
@@ -197,7 +199,7 @@ def test_the_rules_in_japanese_by_parameter_or_header(anon, slug):
 def test_an_unknown_rules_language_is_refused(anon):
     response = anon.get("/api/v1/games/hasami-shogi/rules/?lang=fr")
     assert response.status_code == 400 and response.json()["code"] == "invalid_filter"
-    assert response.json()["detail"] == {"lang": "fr"}
+    assert response.json()["detail"] == {"parameter": "lang"}
 
 
 def test_the_preferences_api_takes_the_language(as_alice):
