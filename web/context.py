@@ -15,4 +15,8 @@ def page_strings(request) -> dict:
         "challenge_received": gettext("New challenge from %(from)s."),
         "match_started": gettext("Match #%(match)s has started."),
         "your_turn": gettext("Your turn in match #%(match)s."),
+        "updated": gettext("Updated: ply %(ply)s."),
+        "updated_status": gettext("Updated: ply %(ply)s, %(status)s."),
+        "ply_of": gettext("ply %(at)s of %(current)s"),
+        "ply_of_replay": gettext("ply %(at)s of %(current)s (replay)"),
     }}

@@ -241,7 +241,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
     changes = rating_changes(match) if not active else {}
     marks = match_page_parts.move_marks(analysis)
     return {
-        "match": detail, "rules": rules, "title": rules.title, "seat": seat,
+        "match": detail, "rules": rules, "title": game_title(rules.slug), "seat": seat,
         "names": names, "flip": flip,
         "my_side": sides[seat]["side"] if seat is not None else None,
         "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": active and s.seat == match.to_move,

@@ -124,7 +124,7 @@ class RulesHtmlRenderer(renderers.BaseRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        body = catalogue.rules_html(data["markdown"])[0]
+        body = catalogue.rules_html(data["markdown"], data.get("language"))[0]
         japanese = catalogue.is_japanese(data.get("language"))
         title = f"{data['title']}：ルール" if japanese else f"{data['title']}: rules"
         return RULES_PAGE.format(title=escape(title), body=body, lang="ja" if japanese else "en")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 import markdown
+from markdown.extensions.toc import slugify_unicode
 from django.conf import settings
 from django.urls import reverse
 
@@ -98,8 +99,10 @@ def _lists_apart(text: str) -> str:
     return "\n".join(out)
 
 
-def rules_html(text: str) -> tuple[str, list[dict]]:
+def rules_html(text: str, language: str | None = None) -> tuple[str, list[dict]]:
     """A rules document's Markdown as HTML, with its headings (the `toc` extension's tree: each
-    {level, id, name, children}); the API's HTML form and the web page both use this."""
-    converter = markdown.Markdown(extensions=RULES_MARKDOWN_EXTENSIONS)
+    {level, id, name, children}); the API's HTML form and the web page both use this. Japanese
+    headings keep their words in their ids (`3-ルール`), where the ASCII slugs would drop them."""
+    configs = {"toc": {"slugify": slugify_unicode}} if is_japanese(language) else {}
+    converter = markdown.Markdown(extensions=RULES_MARKDOWN_EXTENSIONS, extension_configs=configs)
     return converter.convert(_lists_apart(text)), converter.toc_tokens

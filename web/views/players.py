@@ -25,10 +25,11 @@ def games(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The game's rules document: the same HTML as the API's `?format=html`, inside the site."""
     try:
-        title, text = catalogue.rules_document(slug, translation.get_language())
+        language = translation.get_language()
+        title, text = catalogue.rules_document(slug, language)
     except REFUSALS:
         return page_not_found(request, gettext("There is no game %(slug)r.") % {"slug": slug})
-    body, headings = catalogue.rules_html(text)
+    body, headings = catalogue.rules_html(text, language)
     sections = headings[0]["children"] if len(headings) == 1 else headings
     own = title
     return render(request, "web/rules.html", {"title": title, "slug": slug, "body": body, "sections": sections,

@@ -134,7 +134,7 @@ function apply(data) {
   announceTurn(data.my_turn, true);
   if (focusedCell && picker?.enabled) picker.focusByName(focusedCell);
   else if (focusedId && document.getElementById(focusedId)) document.getElementById(focusedId).focus();
-  say(`Updated: ply ${data.ply}${data.status === "active" ? "" : `, ${data.status}`}.`);
+  say(data.status === "active" ? t("updated", {ply: data.ply}) : t("updated_status", {ply: data.ply, status: data.status}));
 }
 
 function liveUrlFor(wait) {

@@ -181,7 +181,7 @@ export class Replay {
       if (here) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
     }
     const label = this.root.querySelector("#replay-ply");
-    if (label) label.textContent = this.shown === null ? `ply ${at} of ${this.current}` : `ply ${at} of ${this.current} (replay)`;
+    if (label) label.textContent = t(this.shown === null ? "ply_of" : "ply_of_replay", {at, current: this.current});
   }
 }
 
