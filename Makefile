@@ -51,9 +51,10 @@ nginx:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx-light; }
 
 # PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
-# page and a player page with its rating chart, in var/screenshots/.
+# page and a player page with its rating chart, and the lobby, a match and a rules page in
+# Japanese (ja-*.png), in var/screenshots/.
 screenshots: install chromium
-	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
+	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py tests/web/test_browser_japanese.py
 	@ls var/screenshots
 
 bench: bench-perft bench-playouts bench-moves bench-engines
