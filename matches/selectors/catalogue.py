@@ -105,4 +105,19 @@ def rules_html(text: str, language: str | None = None) -> tuple[str, list[dict]]
     headings keep their words in their ids (`3-ルール`), where the ASCII slugs would drop them."""
     configs = {"toc": {"slugify": slugify_unicode}} if is_japanese(language) else {}
     converter = markdown.Markdown(extensions=RULES_MARKDOWN_EXTENSIONS, extension_configs=configs)
-    return converter.convert(_lists_apart(text)), converter.toc_tokens
+    html = converter.convert(_lists_apart(text))
+    if is_japanese(language):
+        html = _joined_japanese_lines(html)
+    return html, converter.toc_tokens
+
+
+_PRE = re.compile(r"(<pre>.*?</pre>)", re.S)
+_CJK = "\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef"
+_CJK_BREAK = re.compile(f"([{_CJK}])\n\\s*([{_CJK}])")
+
+
+def _joined_japanese_lines(html: str) -> str:
+    """A line break inside a Japanese paragraph is no space (a browser would show one): the two
+    lines are joined where both sides are Japanese. Preformatted blocks keep their lines."""
+    return "".join(part if part.startswith("<pre>") else _CJK_BREAK.sub(r"\1\2", part)
+                   for part in _PRE.split(html))

@@ -112,6 +112,10 @@ def test_japanese_rules_page(client):
     assert _lang(html) == "ja" and "<title>はさみ将棋：ルール · Pearlsite</title>" in html
     assert "天秤" in html and 'href="/api/v1/games/hasami-shogi/rules/?lang=ja"' in html
     assert 'href="/games/mak-yek/rules/">マークエク</a>' in html
+    # A Japanese paragraph's line breaks are no spaces; its headings keep their words in their ids.
+    assert "除かれることはないので" in html and 'id="3-はさみ将棋のルール"' in html
+    api = client.get("/api/v1/games/hasami-shogi/rules/?lang=ja&format=html").content.decode()
+    assert re.search(r"<body>\n(.*)\n</body>", api, re.S).group(1) in html
 
 
 # --- the API ------------------------------------------------------------------------------------
