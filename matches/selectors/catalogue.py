@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 import markdown
-from markdown.extensions.toc import slugify_unicode
 from django.conf import settings
 from django.urls import reverse
+from markdown.extensions.toc import slugify_unicode
 
 import games
 from ai_workers.engines import LEVELS
@@ -111,7 +111,7 @@ def rules_html(text: str, language: str | None = None) -> tuple[str, list[dict]]
     return html, converter.toc_tokens
 
 
-_PRE = re.compile(r"(<pre>.*?</pre>)", re.S)
+_PRE = re.compile(r"(<pre>.*?</pre>)", re.DOTALL)
 _CJK = "\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef"
 _CJK_BREAK = re.compile(f"([{_CJK}])\n\\s*([{_CJK}])")
 

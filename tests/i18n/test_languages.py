@@ -115,7 +115,7 @@ def test_japanese_rules_page(client):
     # A Japanese paragraph's line breaks are no spaces; its headings keep their words in their ids.
     assert "除かれることはないので" in html and 'id="3-はさみ将棋のルール"' in html
     api = client.get("/api/v1/games/hasami-shogi/rules/?lang=ja&format=html").content.decode()
-    assert re.search(r"<body>\n(.*)\n</body>", api, re.S).group(1) in html
+    assert re.search(r"<body>\n(.*)\n</body>", api, re.DOTALL).group(1) in html
 
 
 # --- the API ------------------------------------------------------------------------------------
