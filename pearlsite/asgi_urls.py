@@ -17,7 +17,7 @@ def _route(request) -> None:
 
 
 @sync_and_async_middleware
-def AsgiUrlconfMiddleware(get_response):
+def AsgiUrlconfMiddleware(get_response):  # noqa: N802 — named like the middleware classes beside it
     if iscoroutinefunction(get_response):
         async def middleware(request):
             _route(request)

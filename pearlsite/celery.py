@@ -10,4 +10,4 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["matches", "ai_workers", "notifications", "community"])
 
 # Request ids into task messages, and one log line per task (pearlsite/task_signals.py).
-from . import task_signals  # noqa: F401
+from . import task_signals  # noqa: E402,F401

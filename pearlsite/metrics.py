@@ -15,7 +15,7 @@ import os
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram  # noqa: E402
 
 http_request_duration = Histogram(
     "pearlsite_http_request_duration_seconds",

@@ -404,7 +404,7 @@ VACATION_DAYS_PER_YEAR = _int_in("PEARLSITE_VACATION_DAYS_PER_YEAR", 30, 0, 366)
 TIME_WARNING_HOURS = _int_in("PEARLSITE_TIME_WARNING_HOURS", 24, 1, 24 * 30)
 
 # --- Operations: logs, metrics (docs/operations.md) ------------------------------------------
-from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.core import RESERVED_ATTRS  # noqa: E402
 
 # One line per record on standard error: JSON (production's default) or plain text (DEBUG's),
 # each with the request id (pearlsite/request_ids.py) of the request or task it belongs to.

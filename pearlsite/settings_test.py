@@ -11,8 +11,8 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-" + "k3y" * 20)
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("PEARLSITE_HTTPS", "false")
 
-from .settings import *
-from .settings import DATABASES, REST_FRAMEWORK
+from .settings import *  # noqa: E402,F401,F403
+from .settings import DATABASES, REST_FRAMEWORK  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
