@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium nginx cluster-packages cluster test-cluster screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
+.PHONY: install run test chromium nginx gettext messages cluster-packages cluster test-cluster screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,19 @@ $(STAMP): requirements.txt requirements-dev.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+# The Japanese catalogue (locale/ja/LC_MESSAGES/django.po) is compiled into its .mo at every install.
+install: $(STAMP) gettext
+	DJANGO_DEBUG=true $(PY) manage.py compilemessages --ignore=.venv --ignore=var -v 0
+
+# GNU gettext's msgfmt (compilemessages) and xgettext (makemessages), from Debian when missing.
+gettext:
+	@command -v msgfmt >/dev/null && command -v xgettext >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
+
+# Refresh the catalogue after marking new text: new entries arrive untranslated, and the tests fail
+# until each has its Japanese (docs/i18n.md).
+MAKEMESSAGES_IGNORE := --ignore=.venv --ignore=var --ignore=tests --ignore=bench --ignore=docs --ignore=examples --ignore=scripts --ignore=docker
+messages: install
+	DJANGO_DEBUG=true $(PY) manage.py makemessages -l ja --no-location $(MAKEMESSAGES_IGNORE)
 
 # Local use runs with DEBUG on (development key, local host names); production sets DJANGO_*.
 run bench-moves: export DJANGO_DEBUG ?= true
@@ -57,9 +69,10 @@ test-cluster: install cluster-packages
 	PEARLSITE_CLUSTER_TEST=1 $(PY) -m pytest -q -s tests/cluster $(PYTEST_ARGS)
 
 # PNGs of the lobby, a match page of every game (desktop, phone and dark), a clocked match, a rules
-# page and a player page with its rating chart, in var/screenshots/.
+# page and a player page with its rating chart, and the lobby, a match and a rules page in
+# Japanese (ja-*.png), in var/screenshots/.
 screenshots: install chromium
-	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py
+	PEARLSITE_SCREENSHOTS=$(CURDIR)/var/screenshots $(PY) -m pytest -q tests/web/test_every_game_page.py tests/web/test_browser_japanese.py
 	@ls var/screenshots
 
 bench: bench-perft bench-playouts bench-moves bench-engines

@@ -1,7 +1,7 @@
-"""The pages: notification settings, verifying an address, resetting a password, one-click unsubscribe."""
+"""The pages: notification settings, verifying an address, resetting a password, one-click unsubscribe, the language switcher."""
 from django.urls import path
 
-from .views import account, links
+from .views import account, language, links
 
 app_name = "notifications"
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("accounts/password-reset/", links.password_reset, name="password-reset"),
     path("accounts/password-reset/<str:uid>/<str:token>/", links.password_reset_confirm,
          name="password-reset-confirm"),
+    path("language/", language.set_language, name="set-language"),
     path("notifications/unsubscribe/<str:token>/", links.unsubscribe, name="unsubscribe"),
 ]

@@ -106,12 +106,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie the switcher sets, else Accept-Language (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "notifications.presence.PresenceMiddleware",
+    # Pages: a signed-in player's own language (on a browser without the cookie) and time zone.
+    "notifications.locale.PlayerLocaleMiddleware",
 ]
 
 ROOT_URLCONF = "pearlsite.urls"
@@ -124,6 +128,9 @@ TEMPLATES = [{
     "APP_DIRS": True,
     "OPTIONS": {"context_processors": [
         "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
+        "django.template.context_processors.tz",
+        "web.context.page_strings",
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
     ]},
@@ -165,7 +172,12 @@ AUTH_PASSWORD_VALIDATORS = [
 # API tokens unused for this many days stop working (matches/services/accounts.py).
 TOKEN_IDLE_DAYS = _count("PEARLSITE_TOKEN_IDLE_DAYS", 90)
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "pearlsite_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

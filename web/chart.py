@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from html import escape
 
+from django.utils.translation import gettext
+
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 30
 SEAT_COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b7950b")
@@ -41,9 +43,10 @@ def evaluation_chart(results: list[dict], names: dict[int, str]) -> str:
 
     series = _series(results, len(names))
     if len(names) == 2:
-        title = f"Evaluation by ply: up is good for {names[0]}, down for {names[1]}"
+        title = gettext("Evaluation by ply: up is good for %(first)s, down for %(second)s") % {
+            "first": names[0], "second": names[1]}
     else:
-        title = "Evaluation by ply: each player's own chances, from -1 (loss) to +1 (win)"
+        title = gettext("Evaluation by ply: each player's own chances, from -1 (loss) to +1 (win)")
     body = [f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fbf8f0" stroke="#bbb"/>']
     for value, label in ((1, "+1"), (0, "0"), (-1, "−1")):
         body.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(value):.1f}" y2="{y(value):.1f}" '

@@ -4,17 +4,20 @@ after, No Play displays, the viewer's hand as cards to pick, and the moves that 
 plays (judging, reviewing, No Play) as buttons."""
 from __future__ import annotations
 
-SUITS = {"S": ("♠", "black", "spades"), "H": ("♥", "red", "hearts"), "D": ("♦", "red", "diamonds"),
-         "C": ("♣", "black", "clubs")}
-RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+from django.utils.translation import gettext, gettext_noop
+
+SUITS = {"S": ("♠", "black", gettext_noop("spades")), "H": ("♥", "red", gettext_noop("hearts")),
+         "D": ("♦", "red", gettext_noop("diamonds")), "C": ("♣", "black", gettext_noop("clubs"))}
+RANKS = {"A": gettext_noop("ace"), "J": gettext_noop("jack"), "Q": gettext_noop("queen"), "K": gettext_noop("king")}
 
 
 def card(text: str) -> dict:
-    """'10H' → its rank, suit symbol, colour and a spoken name."""
+    """'10H' → its rank, suit symbol, colour and a spoken name (in the page's language)."""
     rank, suit = text[:-1], text[-1]
     symbol, colour, suit_name = SUITS[suit]
     return {"text": text, "rank": rank, "symbol": symbol, "colour": colour,
-            "name": f"{RANKS.get(rank, rank)} of {suit_name}"}
+            "name": gettext("%(rank)s of %(suit)s") % {"rank": gettext(RANKS[rank]) if rank in RANKS else rank,
+                                                        "suit": gettext(suit_name)}}
 
 
 def _seat_name(seat, names: dict[int, str]) -> str:

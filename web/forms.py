@@ -5,15 +5,17 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.throttling import BaseThrottle
 
 import games
 from ai_workers.engines import LEVELS
-from matches.errors import ServiceError
+from matches.errors import ServiceError, localized_message
 from matches.services.logins import login_attempt_from, login_check, login_failed
 
-CLOCK_KINDS = [("none", "No clock"), ("per_move", "Days per move"), ("fischer", "Fischer (a bank of days)")]
-OPPONENT_KINDS = [("engine", "An engine"), ("person", "People (usernames)"), ("open", "Anyone (open seats)")]
+CLOCK_KINDS = [("none", _("No clock")), ("per_move", _("Days per move")), ("fischer", _("Fischer (a bank of days)"))]
+OPPONENT_KINDS = [("engine", _("An engine")), ("person", _("People (usernames)")), ("open", _("Anyone (open seats)"))]
 MAX_OPPONENTS = 7
 
 
@@ -27,8 +29,9 @@ class GuardedLoginForm(AuthenticationForm):
             login_attempt_from(BaseThrottle().get_ident(self.request))
             login_check(username)
         except ServiceError as refused:
-            raise ValidationError(f"{refused.message} (in {refused.detail['retry_after']} s).",
-                                  code="throttled") from None
+            raise ValidationError(gettext("%(message)s (in %(seconds)s s).") % {
+                "message": localized_message(refused.code, refused.message), "seconds": refused.detail["retry_after"]},
+                code="throttled") from None
         try:
             return super().clean()
         except ValidationError as error:
@@ -39,21 +42,21 @@ class GuardedLoginForm(AuthenticationForm):
 
 class SignupForm(forms.Form):
     username = forms.CharField(max_length=150, validators=[UnicodeUsernameValidator()],
-                               help_text="Letters, digits and @ . + - _ only.",
+                               label=_("Username"), help_text=_("Letters, digits and @ . + - _ only."),
                                widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}))
-    password = forms.CharField(min_length=8, max_length=128, help_text="At least 8 characters.",
+    password = forms.CharField(min_length=8, max_length=128, label=_("Password"), help_text=_("At least 8 characters."),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    password_again = forms.CharField(max_length=128, label="Password again",
+    password_again = forms.CharField(max_length=128, label=_("Password again"),
                                      widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    email = forms.EmailField(max_length=254, required=False, label="E-mail address (optional)",
-                             help_text="For your-turn mails and password resets; only you see it. "
-                                       "We mail a link to verify it.",
+    email = forms.EmailField(max_length=254, required=False, label=_("E-mail address (optional)"),
+                             help_text=_("For your-turn mails and password resets; only you see it. "
+                                         "We mail a link to verify it."),
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
     def clean(self):
         data = super().clean()
         if data.get("password") and data.get("password") != data.get("password_again"):
-            self.add_error("password_again", "The two passwords differ.")
+            self.add_error("password_again", _("The two passwords differ."))
         return data
 
 
@@ -64,23 +67,24 @@ def option_field_name(slug: str, option: str) -> str:
 class ChallengeForm(forms.Form):
     """The fixed fields; the game's own options arrive as `option-<game>-<name>` (blank = default)."""
 
-    game = forms.ChoiceField(choices=lambda: [(slug, g.title) for slug, g in sorted(games.GAMES.items())])
-    variant = forms.CharField(max_length=40, required=False)
+    game = forms.ChoiceField(choices=lambda: [(slug, g.title) for slug, g in sorted(games.GAMES.items())], label=_("Game"))
+    variant = forms.CharField(max_length=40, required=False, label=_("Variant"))
     players = forms.IntegerField(min_value=1, max_value=MAX_OPPONENTS + 1, required=False,
-                                 help_text="Seats in all, for games that take several.")
-    opponent = forms.ChoiceField(choices=OPPONENT_KINDS, initial="engine", widget=forms.RadioSelect)
+                                 label=_("Players"), help_text=_("Seats in all, for games that take several."))
+    opponent = forms.ChoiceField(choices=OPPONENT_KINDS, initial="engine", widget=forms.RadioSelect, label=_("Opponent"))
     level = forms.ChoiceField(choices=[(lv, lv) for lv in LEVELS], initial="easy", required=False,
-                              label="Engine level")
-    usernames = forms.CharField(max_length=1200, required=False, label="Usernames",
-                                help_text="Comma-separated, one per other seat (ai:<level> seats an engine).")
-    rated = forms.BooleanField(required=False)
-    clock = forms.ChoiceField(choices=CLOCK_KINDS, initial="none", required=False, widget=forms.RadioSelect)
-    days_per_move = forms.IntegerField(min_value=1, max_value=60, required=False, label="Days per move",
-                                       initial=3, help_text="Every turn gets this many days.")
-    initial_days = forms.IntegerField(required=False, label="Days to start", initial=7)
-    increment_days = forms.IntegerField(required=False, label="Days added after each move", initial=1)
-    max_days = forms.IntegerField(required=False, label="At most (days)", initial=14,
-                                  help_text="The bank never holds more than this.")
+                              label=_("Engine level"))
+    usernames = forms.CharField(max_length=1200, required=False, label=_("Usernames"),
+                                help_text=_("Comma-separated, one per other seat (ai:<level> seats an engine)."))
+    rated = forms.BooleanField(required=False, label=_("Rated"))
+    clock = forms.ChoiceField(choices=CLOCK_KINDS, initial="none", required=False, widget=forms.RadioSelect,
+                              label=_("Clock"))
+    days_per_move = forms.IntegerField(min_value=1, max_value=60, required=False, label=_("Days per move"),
+                                       initial=3, help_text=_("Every turn gets this many days."))
+    initial_days = forms.IntegerField(required=False, label=_("Days to start"), initial=7)
+    increment_days = forms.IntegerField(required=False, label=_("Days added after each move"), initial=1)
+    max_days = forms.IntegerField(required=False, label=_("At most (days)"), initial=14,
+                                  help_text=_("The bank never holds more than this."))
 
     def clean(self):
         data = super().clean()
@@ -106,7 +110,7 @@ class ChallengeForm(forms.Form):
         chosen = {name: data.get(field) for name, field in fields[kind].items()}
         for name, field in fields[kind].items():
             if chosen[name] is None:
-                self.add_error(field, "Give a number of days for this clock.")
+                self.add_error(field, _("Give a number of days for this clock."))
         return {"kind": kind, **chosen}
 
     def _options(self, rules: games.Game, variant: str | None) -> dict:
@@ -132,7 +136,8 @@ class ChallengeForm(forms.Form):
             return [None] * count
         names = [n.strip() for n in (data.get("usernames") or "").split(",") if n.strip()]
         if len(names) != count:
-            self.add_error("usernames", f"Name {count} player{'s' if count != 1 else ''}, one per other seat.")
+            self.add_error("usernames", ngettext("Name %(count)d player, one per other seat.",
+                                                 "Name %(count)d players, one per other seat.", count) % {"count": count})
         return names
 
 
@@ -170,11 +175,11 @@ def option_inputs(entry: dict) -> list[dict]:
     for name, spec in entry["options"].items():
         choices = [_text(c) for c in spec.get("choices", [])]
         has_range = "min" in spec
-        off = f"{_text(spec['off'])} (off)" if "off" in spec else ""
+        off = gettext("%(value)s (off)") % {"value": _text(spec["off"])} if "off" in spec else ""
         kind = "select" if choices and not has_range else "number" if has_range and not choices and not off else "text"
         hint = ", ".join([*choices, *([f"{spec['min']}–{spec['max']}"] if has_range else []), *([off] if off else [])])
         inputs.append({"name": name, "field": option_field_name(entry["slug"], name),
-                       "label": name.replace("_", " "), "doc": spec["doc"], "kind": kind,
+                       "label": spec.get("label", name.replace("_", " ")), "doc": spec["doc"], "kind": kind,
                        "choices": choices, "choice_labels": [(c, choice_label(c)) for c in choices], "default": _text(spec["default"]), "hint": hint,
                        "min": spec.get("min"), "max": spec.get("max")})
     return inputs

@@ -7,6 +7,8 @@ import hashlib
 from datetime import datetime
 
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 import games
 from matches.models import (
@@ -32,20 +34,54 @@ from matches.selectors.events import latest_event_id  # noqa: F401  (the lobby's
 from . import eleusis
 from . import match_page as match_page_parts
 
+# How a match can end (games.Termination), as the pages word it.
+TERMINATION_WORDS = {
+    "capture_goal": gettext_lazy("capture goal"),
+    "lead": gettext_lazy("lead"),
+    "no_moves": gettext_lazy("no moves"),
+    "repetition": gettext_lazy("repetition"),
+    "no_capture_limit": gettext_lazy("no capture limit"),
+    "five_in_row": gettext_lazy("five in row"),
+    "too_few_men": gettext_lazy("too few men"),
+    "all_captured": gettext_lazy("all captured"),
+    "home": gettext_lazy("home"),
+    "mutual_block": gettext_lazy("mutual block"),
+    "max_plies": gettext_lazy("max plies"),
+    "line": gettext_lazy("line"),
+    "both_lines": gettext_lazy("both lines"),
+    "goal": gettext_lazy("goal"),
+    "max_steps": gettext_lazy("max steps"),
+    "last_survivor": gettext_lazy("last survivor"),
+    "caught": gettext_lazy("caught"),
+    "escape": gettext_lazy("escape"),
+    "connection": gettext_lazy("connection"),
+    "no_split_move": gettext_lazy("no split move"),
+    "goal_closed": gettext_lazy("goal closed"),
+    "went_out": gettext_lazy("went out"),
+    "all_expelled": gettext_lazy("all expelled"),
+    "guessed": gettext_lazy("guessed"),
+    "card_cap": gettext_lazy("card cap"),
+    "resignation": gettext_lazy("resignation"),
+    "timeout": gettext_lazy("timeout"),
+    "agreement": gettext_lazy("agreement"),
+    "aborted": gettext_lazy("aborted"),
+    "adjudicated": gettext_lazy("adjudicated"),
+}
+
 RECENT_FINISHED = 10
 LOBBY_EVENTS = 10
 
 
 def game_title(slug: str) -> str:
-    rules = games.GAMES.get(slug)
-    return rules.title if rules else slug
+    """The game's name in the page's language."""
+    return catalogue.game_title(slug, translation.get_language())
 
 
 def player_label(name: str | None) -> str:
     """How a seat reads on a page: a username, 'engine (easy)', or 'open seat'."""
     if name is None:
-        return "open seat"
-    return f"engine ({name[3:]})" if name.startswith("ai:") else name
+        return gettext("open seat")
+    return gettext("engine (%(level)s)") % {"level": name[3:]} if name.startswith("ai:") else name
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -112,26 +148,34 @@ def lobby_events(user) -> dict:
 
 
 def games_catalogue() -> list[dict]:
-    return catalogue.catalogue()
+    """The catalogue in the page's language."""
+    language = translation.get_language()
+    return [catalogue.localized_entry(e, language) for e in catalogue.catalogue()]
 
 
 # --- the match page ---------------------------------------------------------------------------
 def _result_text(result: dict | None, names: dict[int, str], status: str) -> str:
     if status == "aborted":
-        return "Aborted"
+        return gettext("Aborted")
     if not result:
         return ""
-    how = result["termination"].replace("_", " ")
+    how = termination_label(result["termination"])
     winners = result["winners"]
     if not winners:
-        return f"Draw ({how})"
+        return gettext("Draw (%(how)s)") % {"how": how}
     if len(names) == 1:
-        return f"Finished ({how}); score {result['scores'][0]:g}"
-    return f"{' and '.join(names[w] for w in winners)} won ({how})"
+        return gettext("Finished (%(how)s); score %(score)s") % {"how": how, "score": f"{result['scores'][0]:g}"}
+    return gettext("%(winners)s won (%(how)s)") % {"winners": gettext(" and ").join(names[w] for w in winners),
+                                                   "how": how}
+
+
+def termination_label(termination: str) -> str:
+    """How a match ended, in the page's language ('five captured' for five_captured)."""
+    return str(TERMINATION_WORDS.get(termination, termination.replace("_", " ")))
 
 
 def _days(n: int) -> str:
-    return f"{n} day{'' if n == 1 else 's'}"
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
 
 
 def clock_text(seconds: int | None) -> str:
@@ -139,7 +183,7 @@ def clock_text(seconds: int | None) -> str:
     if seconds is None:
         return ""
     if seconds <= 0:
-        return "time is up"
+        return gettext("time is up")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     return (f"{days}d " if days else "") + f"{hours:02}:{rest // 60:02}:{rest % 60:02}"
@@ -150,9 +194,10 @@ def time_control_text(time_control: dict | None) -> str:
     if not time_control:
         return ""
     if time_control["kind"] == "fischer":
-        return (f"Fischer clock: {_days(time_control['initial_days'])} to start, "
-                f"{_days(time_control['increment_days'])} more after each move, at most {_days(time_control['max_days'])}")
-    return f"{_days(time_control['days'])} a move"
+        return gettext("Fischer clock: %(initial)s to start, %(increment)s more after each move, at most %(most)s") % {
+            "initial": _days(time_control["initial_days"]), "increment": _days(time_control["increment_days"]),
+            "most": _days(time_control["max_days"])}
+    return gettext("%(days)s a move") % {"days": _days(time_control["days"])}
 
 
 def low_clock_seconds(time_control: dict | None) -> int:
@@ -196,7 +241,7 @@ def match_page(match_id: int, user, flip: bool = False) -> dict:
     changes = rating_changes(match) if not active else {}
     marks = match_page_parts.move_marks(analysis)
     return {
-        "match": detail, "rules": rules, "title": rules.title, "seat": seat,
+        "match": detail, "rules": rules, "title": game_title(rules.slug), "seat": seat,
         "names": names, "flip": flip,
         "my_side": sides[seat]["side"] if seat is not None else None,
         "seat_rows": [{"seat": s.seat, "name": names[s.seat], "to_move": active and s.seat == match.to_move,
@@ -264,7 +309,7 @@ def offer_declined_now(match_id: int, user) -> str:
     declined = declined_offer(match, user, seat)
     if declined is None or MatchSeat.objects.filter(match=match, seat=seat).exclude(offer="").exists():
         return ""
-    return f"{declined['by']} declined your {declined['offer']} offer."
+    return gettext("%(by)s declined your %(offer)s offer.") % {"by": declined["by"], "offer": declined["offer"]}
 
 
 def rematch_started(match_id: int, user) -> int | None:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from html import escape
 
+from django.conf import settings
 from django.http import Http404
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, renderers, serializers
@@ -14,8 +16,14 @@ from rest_framework.response import Response
 
 from matches.selectors import catalogue
 
-from .query import Api
+from .query import Api, query_params
 from .schema import errors
+
+
+class RulesQueryIn(serializers.Serializer):
+    lang = serializers.ChoiceField(choices=[code for code, _ in settings.LANGUAGES], required=False,
+                                   help_text="the document's language: en, or ja (docs/rules/ja/); without it the "
+                                             "Accept-Language header chooses, else English")
 
 
 class OptionOut(serializers.Serializer):
@@ -45,6 +53,21 @@ class NotationOut(serializers.Serializer):
     notes = serializers.CharField(help_text="what the parser accepts beyond the canonical form")
 
 
+class NameOut(serializers.Serializer):
+    name = serializers.CharField()
+    summary = serializers.CharField()
+
+
+class JapaneseOut(serializers.Serializer):
+    """The Japanese beside the English: the seeds' own terms where they have them."""
+
+    title = serializers.CharField(help_text="the game's Japanese name, e.g. はさみ将棋")
+    summary = serializers.CharField(help_text="the game's summary in Japanese")
+    variants = serializers.DictField(child=NameOut(), help_text="variant name → its Japanese name and summary "
+                                                                "(e.g. tenbin → 天秤 (はさみ天秤端落とし))")
+    options = serializers.DictField(child=NameOut(), help_text="option name → its Japanese name and summary")
+
+
 class GameOut(serializers.Serializer):
     slug = serializers.SlugField()
     title = serializers.CharField()
@@ -60,6 +83,7 @@ class GameOut(serializers.Serializer):
                                             help_text="other accepted names → the variant they stand for")
     notation = NotationOut(help_text="how moves are written: a grammar per move kind, with examples")
     summary = serializers.CharField()
+    ja = JapaneseOut(help_text="the game, every variant and every option named and summarised in Japanese")
     rules_page = serializers.CharField(help_text="the rules document's path in the repository")
     rules_url = serializers.CharField(help_text="the rules document: GET it as Markdown, or as HTML with ?format=html")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
@@ -100,12 +124,14 @@ class RulesHtmlRenderer(renderers.BaseRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        body = catalogue.rules_html(data["markdown"])[0]
-        return RULES_PAGE.format(title=escape(f"{data['title']}: rules"), body=body)
+        body = catalogue.rules_html(data["markdown"], data.get("language"))[0]
+        japanese = catalogue.is_japanese(data.get("language"))
+        title = f"{data['title']}：ルール" if japanese else f"{data['title']}: rules"
+        return RULES_PAGE.format(title=escape(title), body=body, lang="ja" if japanese else "en")
 
 
 RULES_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{max-width:52rem;margin:2rem auto;padding:0 1rem;font:16px/1.5 system-ui,sans-serif}}
 pre{{background:#f6f6f2;padding:.6rem;overflow-x:auto;line-height:1.25}}
@@ -143,6 +169,10 @@ class GameRulesApi(Api):
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),
                    (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="the same, as an HTML page"),
                    **errors("game_not_found", "not_acceptable", "invalid_filter")})
+    @query_params(RulesQueryIn)
     def get(self, request: Request, slug: str) -> Response:
-        title, text = catalogue.rules_document(slug)
-        return Response({"title": title, "markdown": text})
+        language = request.query.get("lang") or translation.get_language()
+        title, text = catalogue.rules_document(slug, language)
+        response = Response({"title": title, "markdown": text, "language": language})
+        response["Content-Language"] = "ja" if catalogue.is_japanese(language) else "en"
+        return response

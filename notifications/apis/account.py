@@ -38,6 +38,7 @@ class PreferencesOut(serializers.Serializer):
     digest = serializers.ChoiceField(choices=Profile.Digest.values, help_text="none, daily or weekly")
     digest_hour = serializers.IntegerField(help_text="the local hour the digest is sent at (0-23)")
     digest_weekday = serializers.IntegerField(help_text="weekly digests: 0 Monday .. 6 Sunday")
+    language = serializers.CharField(allow_blank=True, help_text='the pages\' language: "en", "ja", or "" (the browser\'s)')
     kinds = serializers.ListField(child=serializers.CharField())
     channel_names = serializers.ListField(child=serializers.CharField())
 
@@ -50,6 +51,8 @@ class PreferencesIn(serializers.Serializer):
     digest = serializers.ChoiceField(choices=Profile.Digest.values, required=False)
     digest_hour = serializers.IntegerField(required=False, min_value=0, max_value=23)
     digest_weekday = serializers.IntegerField(required=False, min_value=0, max_value=6)
+    language = serializers.CharField(required=False, allow_blank=True, max_length=8,
+                                     help_text='"en", "ja", or "" to follow the browser')
 
 
 class EmailApi(Api):
@@ -100,7 +103,7 @@ class PreferencesApi(Api):
         return Response(PreferencesOut(selectors.preferences_payload(request.user)).data)
 
     @extend_schema(request=PreferencesIn, summary="Change your notification preferences (the fields you send)",
-                   responses={200: PreferencesOut, **errors("invalid_time_zone", "invalid_channels", body=True,
+                   responses={200: PreferencesOut, **errors("invalid_time_zone", "invalid_channels", "invalid_language", body=True,
                                                             auth=True)})
     def patch(self, request: Request) -> Response:
         preferences.preferences_update(user=request.user, **valid(PreferencesIn, request))

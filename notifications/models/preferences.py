@@ -30,6 +30,9 @@ class Preferences(models.Model):
     # Only the kinds a player changed; the rest follow DEFAULT_CHANNELS.
     channels = models.JSONField(default=dict)
     time_zone = models.CharField(max_length=64, default="UTC", help_text="an IANA name, e.g. Europe/Paris")
+    # One of settings.LANGUAGES, or blank: the pages follow the browser (its cookie, else Accept-Language).
+    language = models.CharField(max_length=8, blank=True, default="",
+                                help_text="the pages' language (en, ja); blank follows the browser")
     digest_hour = models.PositiveSmallIntegerField(default=8, help_text="local hour the digest is sent at")
     digest_weekday = models.PositiveSmallIntegerField(default=0, help_text="weekly digest: 0 Monday .. 6 Sunday")
     last_digest_at = models.DateTimeField(null=True, blank=True)

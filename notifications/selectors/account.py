@@ -27,7 +27,7 @@ def preferences_payload(user) -> dict:
     profile = Profile.objects.filter(user=user).first()
     return {"channels": {kind: prefs.channels_for(kind) for kind in KINDS}, "time_zone": prefs.time_zone,
             "digest": profile.notification_digest if profile else Profile.Digest.NONE,
-            "digest_hour": prefs.digest_hour, "digest_weekday": prefs.digest_weekday,
+            "digest_hour": prefs.digest_hour, "digest_weekday": prefs.digest_weekday, "language": prefs.language,
             "kinds": list(KINDS), "channel_names": list(CHANNELS)}
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import games
+from django.utils import translation
+from django.utils.translation import gettext
+
 from matches.models import Match, MatchSeat, RatingChange
+from matches.selectors.catalogue import game_title, is_japanese
 from matches.selectors.matches import matches_query
 from notifications import links
 
@@ -17,14 +20,16 @@ def local_time(moment: datetime | None, zone: str) -> str:
     if moment is None:
         return ""
     local = moment.astimezone(ZoneInfo(zone))
+    if is_japanese(translation.get_language()):
+        return f"{local.year}年{local.month}月{local.day}日 {local:%H:%M} {local.tzname()}"
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
 
 
 def _game_line(match: Match, user, zone: str) -> dict:
     seats = list(match.seats.all())
-    opponents = [s.player_name or "open seat" for s in seats if s.user_id != user.pk]
+    opponents = [s.player_name or gettext("open seat") for s in seats if s.user_id != user.pk]
     last = match.last_move or {}
-    return {"id": match.pk, "title": games.get_game(match.game).title, "opponents": ", ".join(opponents),
+    return {"id": match.pk, "title": game_title(match.game, translation.get_language()), "opponents": ", ".join(opponents),
             "deadline": local_time(match.deadline, zone), "deadline_at": match.deadline,
             "last_move": last.get("move", ""), "ply": match.ply, "url": links.match_url(match.pk)}
 
@@ -64,10 +69,10 @@ def outcome_for(match: Match, seat: int | None) -> str:
     result = match.result or {}
     winners = result.get("winners") or []
     if match.status == Match.Status.ABORTED:
-        return "aborted"
+        return gettext("aborted")
     if not winners:
-        return "draw"
-    return "won" if seat in winners else "lost"
+        return gettext("draw")
+    return gettext("won") if seat in winners else gettext("lost")
 
 
 def mover_seat(match_id: int, ply: int) -> MatchSeat | None:

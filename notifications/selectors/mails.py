@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from matches.models import Challenge, Match
 from notifications import links
@@ -19,17 +20,17 @@ from . import games as listed
 
 ACCOUNT_MAILS = frozenset({"verify_email", "password_reset", "webhook_disabled"})
 SUBJECTS = {
-    "verify_email": "Verify your e-mail address",
-    "password_reset": "Reset your password",
-    "webhook_disabled": "A webhook of yours was switched off",
-    "your_turn": "Your move",
-    "deadline_reminder": "Reminder: your move",
-    "challenge_received": "You are challenged",
-    "ladder_challenge": "A ladder challenge for you",
-    "offer_made": "An offer in your game",
-    "match_finished": "A game of yours has ended",
-    "tournament_round": "A new tournament round",
-    "digest": "Your Pearlsite digest",
+    "verify_email": gettext_noop("Verify your e-mail address"),
+    "password_reset": gettext_noop("Reset your password"),
+    "webhook_disabled": gettext_noop("A webhook of yours was switched off"),
+    "your_turn": gettext_noop("Your move"),
+    "deadline_reminder": gettext_noop("Reminder: your move"),
+    "challenge_received": gettext_noop("You are challenged"),
+    "ladder_challenge": gettext_noop("A ladder challenge for you"),
+    "offer_made": gettext_noop("An offer in your game"),
+    "match_finished": gettext_noop("A game of yours has ended"),
+    "tournament_round": gettext_noop("A new tournament round"),
+    "digest": gettext_noop("Your Pearlsite digest"),
 }
 
 
@@ -46,6 +47,12 @@ class Drop(Exception):
     """Nothing to send (the reason is kept on the row)."""
 
 
+def mail_language(user) -> str:
+    """The language a player's mails are written in: the one saved in their preferences, else English."""
+    language = Preferences.objects.filter(user=user).values_list("language", flat=True).first()
+    return language or settings.LANGUAGE_CODE
+
+
 def compose(row: Notification) -> Mail:
     user = row.user
     prefs = Preferences.objects.filter(user=user).first() or Preferences()
@@ -55,7 +62,7 @@ def compose(row: Notification) -> Mail:
         current = EmailAddress.objects.filter(user=user).first()
         if current is None or current.address.lower() != address.lower() or current.verified:
             raise Drop("the address changed or was verified meanwhile")
-        return Mail(address, SUBJECTS["verify_email"], "verify_email",
+        return Mail(address, gettext(SUBJECTS["verify_email"]), "verify_email",
                     {"url": links.verify_url(user.pk, address), "hours": settings.EMAIL_VERIFY_HOURS})
     address = EmailAddress.objects.filter(user=user, verified_at__isnull=False).first()
     if address is None:
@@ -63,7 +70,7 @@ def compose(row: Notification) -> Mail:
     context = {"zone": zone, "settings_url": links.settings_url()}
     context.update(_context(row, user, zone, prefs))
     unsubscribe = "" if row.kind in ACCOUNT_MAILS else links.unsubscribe_url(user.pk, row.kind)
-    subject = context.pop("subject", SUBJECTS[row.kind])
+    subject = context.pop("subject", None) or gettext(SUBJECTS[row.kind])
     return Mail(address.address, subject, row.kind, context, unsubscribe)
 
 
@@ -93,7 +100,8 @@ def _your_turn(row, user, zone, prefs) -> dict:
     waiting = listed.games_to_move(user, zone)
     if not waiting:
         raise Drop("no game waits for the player's move")
-    subject = "Your move in 1 game" if len(waiting) == 1 else f"Your move in {len(waiting)} games"
+    subject = ngettext("Your move in %(count)d game", "Your move in %(count)d games", len(waiting)) % {
+        "count": len(waiting)}
     return {"games": waiting, "subject": subject}
 
 
@@ -103,7 +111,8 @@ def _reminder(row, user, zone, prefs) -> dict:
         raise Drop("the player moved, or the match ended")
     game = listed.match_line(row.payload["match"], user, zone)
     hours = row.payload["hours"]
-    return {"game": game, "hours": hours, "subject": f"Your move: under {hours} h left in {game['title']}"}
+    return {"game": game, "hours": hours, "subject": gettext("Your move: under %(hours)s h left in %(game)s") % {
+        "hours": hours, "game": game["title"]}}
 
 
 def _event(row, user, zone, prefs) -> dict:

@@ -8,12 +8,18 @@ import smtplib
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from notifications import webhook_client
-from pearlsite.metrics import notification_sent
 from notifications.models import Notification, Preferences
-from notifications.selectors.mails import ACCOUNT_MAILS, Drop, Mail, compose
+from notifications.selectors.mails import (
+    ACCOUNT_MAILS,
+    Drop,
+    Mail,
+    compose,
+    mail_language,
+)
+from pearlsite.metrics import notification_sent
 
 from . import outbox
 from .webhooks import webhook_attempted
@@ -28,14 +34,18 @@ def deliver(pk: int) -> str:
         return "skipped"              # sent, dropped or taken already: a duplicate task
     if row.channel == Notification.Channel.WEBHOOK:
         return _post(row)
+    language = mail_language(row.user)
     try:
         _check_hourly_cap(row)
-        mail = compose(row)
+        with translation.override(language):
+            mail = compose(row)
     except Drop as reason:
         outbox.mark_dropped(row, str(reason))
         return "dropped"
     try:
-        _message(row, mail).send()
+        with translation.override(language):
+            message = _message(row, mail)
+        message.send()
     except (smtplib.SMTPException, OSError) as exc:
         log.warning("mail %s not sent: %s", row.pk, exc)
         notification_sent("email", ok=False)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
+from django.utils.translation import gettext_noop
 
 from matches.errors import ServiceError
 from matches.services.accounts import token_logout
@@ -23,7 +24,7 @@ from notifications.models import EmailAddress
 from .outbox import enqueue_now
 
 User = get_user_model()
-RESET_ANSWER = "if the account exists and has a verified e-mail address, a reset link is on its way"
+RESET_ANSWER = gettext_noop("if the account exists and has a verified e-mail address, a reset link is on its way")
 
 
 def _account(login: str):

@@ -1,8 +1,9 @@
-"""A player's notification preferences: channels per kind, time zone, digest hour and day."""
+"""A player's preferences: channels per kind, time zone, digest hour and day, the pages' language."""
 from __future__ import annotations
 
 from zoneinfo import ZoneInfo, available_timezones
 
+from django.conf import settings
 from django.db import transaction
 
 from matches.errors import ServiceError
@@ -17,6 +18,14 @@ def check_time_zone(name: str) -> str:
         raise ServiceError("invalid_time_zone", f"{name!r} is not an IANA time zone name", detail={"time_zone": name})
     ZoneInfo(name)                       # loads: a name listed but unreadable fails here, not in a mail
     return name
+
+
+def check_language(code: str) -> str:
+    """A language of settings.LANGUAGES, or "" (follow the browser)."""
+    if code and code not in {c for c, _ in settings.LANGUAGES}:
+        raise ServiceError("invalid_language", f"{code!r} is not a language of this site",
+                           detail={"language": code, "languages": [c for c, _ in settings.LANGUAGES]})
+    return code
 
 
 def _checked_channels(channels: dict) -> dict[str, list[str]]:
@@ -34,15 +43,18 @@ def _checked_channels(channels: dict) -> dict[str, list[str]]:
 @transaction.atomic
 def preferences_update(*, user, channels: dict | None = None, time_zone: str | None = None,
                        digest: str | None = None, digest_hour: int | None = None,
-                       digest_weekday: int | None = None) -> Preferences:
+                       digest_weekday: int | None = None, language: str | None = None) -> Preferences:
     """Change what is given; `digest` (none/daily/weekly) is the profile's notification_digest."""
     checked = _checked_channels(channels or {})
     if time_zone is not None:
         check_time_zone(time_zone)
+    if language is not None:
+        check_language(language)
     row, _ = Preferences.objects.select_for_update().get_or_create(user=user)
     merged = {**row.channels, **checked}
     row.channels = {k: v for k, v in merged.items() if v != DEFAULT_CHANNELS[k]}
-    for name, value in (("time_zone", time_zone), ("digest_hour", digest_hour), ("digest_weekday", digest_weekday)):
+    for name, value in (("time_zone", time_zone), ("digest_hour", digest_hour), ("digest_weekday", digest_weekday),
+                        ("language", language)):
         if value is not None:
             setattr(row, name, value)
     row.save()

@@ -6,9 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches.errors import ServiceError
+from matches.errors import ServiceError, localized_message
 from notifications.forms import (
     CHANNEL_LABELS,
     EmailForm,
@@ -16,6 +18,7 @@ from notifications.forms import (
     WebhookForm,
     channel_field_name,
 )
+from notifications.locale import set_language_cookie
 from notifications.models import CHANNELS, KINDS
 from notifications.selectors import account as selectors
 from notifications.services import addresses, preferences, webhooks
@@ -23,7 +26,7 @@ from notifications.services import addresses, preferences, webhooks
 
 def _preferences_initial(user) -> dict:
     current = selectors.preferences_payload(user)
-    initial = {k: current[k] for k in ("time_zone", "digest", "digest_hour", "digest_weekday")}
+    initial = {k: current[k] for k in ("time_zone", "digest", "digest_hour", "digest_weekday", "language")}
     for kind in KINDS:
         for channel in CHANNELS:
             initial[channel_field_name(kind, channel)] = channel in current["channels"][kind]
@@ -49,10 +52,10 @@ def settings_page(request: HttpRequest, *, email_form=None, webhook_form=None, s
 @require_POST
 def email_post(request: HttpRequest) -> HttpResponse:
     if request.POST.get("action") == "resend":
-        return _done(request, lambda: addresses.address_resend(user=request.user), "The link is on its way.")
+        return _done(request, lambda: addresses.address_resend(user=request.user), _("The link is on its way."))
     if request.POST.get("action") == "remove":
         addresses.address_remove(user=request.user)
-        messages.success(request, "Your address was removed.")
+        messages.success(request, _("Your address was removed."))
         return redirect("notifications:settings")
     form = EmailForm(request.POST)
     if not form.is_valid():
@@ -60,9 +63,9 @@ def email_post(request: HttpRequest) -> HttpResponse:
     try:
         addresses.address_set(user=request.user, address=form.cleaned_data["email"])
     except ServiceError as exc:
-        form.add_error("email", exc.message)
+        form.add_error("email", localized_message(exc.code, exc.message))
         return settings_page(request, email_form=form, status=exc.status)
-    messages.success(request, "Saved. Open the link we mailed to verify the address.")
+    messages.success(request, _("Saved. Open the link we mailed to verify the address."))
     return redirect("notifications:settings")
 
 
@@ -71,13 +74,20 @@ def email_post(request: HttpRequest) -> HttpResponse:
 def preferences_post(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Those preferences are not valid: " + "; ".join(
+        messages.error(request, _("Those preferences are not valid: ") + "; ".join(
             f"{name}: {' '.join(errs)}" for name, errs in form.errors.items()))
         return redirect("notifications:settings")
     data = form.cleaned_data
-    return _done(request, lambda: preferences.preferences_update(
+    response = _done(request, lambda: preferences.preferences_update(
         user=request.user, channels=form.channels(), time_zone=data["time_zone"], digest=data["digest"],
-        digest_hour=data["digest_hour"], digest_weekday=data["digest_weekday"]), "Preferences saved.")
+        digest_hour=data["digest_hour"], digest_weekday=data["digest_weekday"], language=data["language"]),
+        _saved_in(data["language"]))
+    # The browser's cookie would outrank the saved language: it follows the choice.
+    if data["language"]:
+        set_language_cookie(response, data["language"])
+    else:
+        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH)
+    return response
 
 
 @login_required
@@ -89,7 +99,7 @@ def webhook_post(request: HttpRequest) -> HttpResponse:
     try:
         hook = webhooks.webhook_create(user=request.user, url=form.cleaned_data["url"], kinds=form.cleaned_data["kinds"])
     except ServiceError as exc:
-        form.add_error("url", exc.message)
+        form.add_error("url", localized_message(exc.code, exc.message))
         return settings_page(request, webhook_form=form, status=exc.status)
     # Shown once, on the page this redirect leads to.
     request.session["webhook_secret"] = {"id": hook.pk, "secret": hook.secret}
@@ -99,14 +109,20 @@ def webhook_post(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def webhook_delete_post(request: HttpRequest, pk: int) -> HttpResponse:
-    return _done(request, lambda: webhooks.webhook_delete(user=request.user, webhook_id=pk), "Webhook deleted.")
+    return _done(request, lambda: webhooks.webhook_delete(user=request.user, webhook_id=pk), _("Webhook deleted."))
+
+
+def _saved_in(language: str) -> str:
+    """The confirmation, in the language just chosen (the page after it will be in that language)."""
+    with translation.override(language or translation.get_language()):
+        return _("Preferences saved.")
 
 
 def _done(request: HttpRequest, action, success: str) -> HttpResponse:
     try:
         action()
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, localized_message(exc.code, exc.message))
     else:
         messages.success(request, success)
     return redirect("notifications:settings")

@@ -224,3 +224,16 @@ def test_old_finished_rows_are_forgotten(bob, settings):
     Notification.objects.filter(pk=row.pk).update(status="sent")
     assert prune() == 0
     assert prune(timezone.now() + timedelta(days=settings.NOTIFY_KEEP_DAYS + 1)) == 1
+
+
+def test_mails_are_written_in_the_recipients_saved_language(as_alice, as_bob, bob_mailed):
+    preferences.preferences_update(user=bob_mailed, language="ja", time_zone="Asia/Tokyo")
+    match_id = start_match(as_alice, as_bob, days_per_move=2)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    tick()
+    (message,) = mail.outbox
+    assert message.subject == "あなたの番の対局が 1 局"
+    assert message.body.startswith("bob さん、")
+    assert "はさみ将棋 (対 alice)" in message.body and "JST" in message.body
+    assert "時刻は Asia/Tokyo" in message.body and '<html lang="ja">' in _html(message)
+    assert "このメールを止める" in _html(message)

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from matches.errors import ServiceError
+from matches.errors import ServiceError, localized_message
 from matches.services.accounts import account_register
 from web.forms import GuardedLoginForm, SignupForm
 
@@ -37,7 +37,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                                     email=form.cleaned_data["email"])[0]
         except ServiceError as exc:
             form.add_error(FIELD_OF_CODE.get(exc.code), exc.detail.get("password", exc.message)
-                           if exc.code == "weak_password" else exc.message)
+                           if exc.code == "weak_password" else localized_message(exc.code, exc.message))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))

@@ -9,11 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.db import DataError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.settings import api_settings
 
 import games
-from matches.errors import CODES, ServiceError, not_found_view
+from matches.errors import CODES, ServiceError, localized_message, not_found_view
 from matches.services import counters
 
 REFUSALS = (ServiceError, games.GameError, DataError)
@@ -22,19 +23,19 @@ REFUSALS = (ServiceError, games.GameError, DataError)
 def refusal(exc: Exception) -> tuple[str, str, int]:
     """(code, message, HTTP status) of a refused request."""
     if isinstance(exc, ServiceError):
-        return exc.code, exc.message, exc.status
+        return exc.code, localized_message(exc.code, exc.message), exc.status
     if isinstance(exc, games.GameError):
         code = exc.code if exc.code in CODES else games.GameError.code
-        return code, str(exc), CODES[code][0]
-    return "invalid_input", CODES["invalid_input"][1], 400
+        return code, localized_message(code, str(exc)), CODES[code][0]
+    return "invalid_input", localized_message("invalid_input", CODES["invalid_input"][1]), 400
 
 
 def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def page_not_found(request: HttpRequest, message: str = "There is nothing here.") -> HttpResponse:
-    return render(request, "web/not_found.html", {"message": message}, status=404)
+def page_not_found(request: HttpRequest, message: str | None = None) -> HttpResponse:
+    return render(request, "web/not_found.html", {"message": message or _("There is nothing here.")}, status=404)
 
 
 def not_found_handler(request: HttpRequest, exception=None) -> HttpResponse:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.services import challenges, ladders, tournaments
@@ -52,7 +53,7 @@ def challenge_create(request: HttpRequest) -> HttpResponse:
         else:
             if challenge.match_id:
                 return redirect("web:match", pk=challenge.match_id)
-            messages.success(request, "Challenge sent: the match starts when every seat has accepted.")
+            messages.success(request, _("Challenge sent: the match starts when every seat has accepted."))
             return redirect("web:lobby")
     return _lobby(request, form, status=400)
 
@@ -64,34 +65,34 @@ def _to_lobby(request, **kwargs) -> str:
 @action(_to_lobby)
 def challenge_accept(request: HttpRequest, pk: int) -> str:
     challenge = challenges.challenge_accept(challenge_id=pk, user=request.user)
-    return "Accepted: the match has started." if challenge.match_id else "Accepted."
+    return _("Accepted: the match has started.") if challenge.match_id else _("Accepted.")
 
 
 @action(_to_lobby)
 def challenge_decline(request: HttpRequest, pk: int) -> str:
     challenges.challenge_decline(challenge_id=pk, user=request.user)
-    return "Challenge declined."
+    return _("Challenge declined.")
 
 
 @action(_to_lobby)
 def challenge_cancel(request: HttpRequest, pk: int) -> str:
     challenges.challenge_cancel(challenge_id=pk, user=request.user)
-    return "Challenge withdrawn."
+    return _("Challenge withdrawn.")
 
 
 @action(_to_lobby)
 def tournament_join(request: HttpRequest, pk: int) -> str:
     tournaments.tournament_join(tournament_id=pk, user=request.user)
-    return "Entered: your games start with the tournament."
+    return _("Entered: your games start with the tournament.")
 
 
 @action(_to_lobby)
 def tournament_leave(request: HttpRequest, pk: int) -> str:
     tournaments.tournament_leave(tournament_id=pk, user=request.user)
-    return "You have left the tournament."
+    return _("You have left the tournament.")
 
 
 @action(_to_lobby)
 def ladder_join(request: HttpRequest, pk: int) -> str:
     entry = ladders.ladder_join(ladder_id=pk, user=request.user)
-    return f"You are on the ladder at #{entry.rank}."
+    return _("You are on the ladder at #%(rank)s.") % {"rank": entry.rank}

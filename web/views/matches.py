@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -43,7 +44,7 @@ def _page(pk: int, user, flip: bool = False) -> dict | None:
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     page = _page(pk, request.user, _flip(request))
     if page is None:
-        return page_not_found(request, f"There is no match {pk}.")
+        return page_not_found(request, _("There is no match %(id)s.") % {"id": pk})
     return render(request, "web/match.html", page)
 
 
@@ -105,19 +106,19 @@ def match_move(request: HttpRequest, pk: int) -> str:
     ply = request.POST.get("ply", "")
     played = play.move_submit(match_id=pk, user=request.user, move=move,
                               ply=int(ply) if ply.isdigit() else None)
-    return f"Played {played.record.notation}."
+    return _("Played %(move)s.") % {"move": played.record.notation}
 
 
 @action(_to_match)
 def match_resign(request: HttpRequest, pk: int) -> str:
     results.match_resign(match_id=pk, user=request.user)
-    return "You resigned."
+    return _("You resigned.")
 
 
 @action(_to_match)
 def match_abort(request: HttpRequest, pk: int) -> str:
     results.match_abort(match_id=pk, user=request.user)
-    return "The match is aborted."
+    return _("The match is aborted.")
 
 
 @action(_to_match)
@@ -126,8 +127,8 @@ def match_draw(request: HttpRequest, pk: int) -> str:
     offers.match_draw(match_id=pk, user=request.user, action=verb)
     if verb == "offer" and (declined := selectors.offer_declined_now(pk, request.user)):
         return declined
-    return {"offer": "Draw offered.", "accept": "Draw agreed.", "decline": "Draw declined.",
-            "withdraw": "Draw offer withdrawn."}.get(verb, "")
+    return {"offer": _("Draw offered."), "accept": _("Draw agreed."), "decline": _("Draw declined."),
+            "withdraw": _("Draw offer withdrawn.")}.get(verb, "")
 
 
 @action(_to_match)
@@ -136,14 +137,14 @@ def match_takeback(request: HttpRequest, pk: int) -> str:
     offers.match_takeback(match_id=pk, user=request.user, action=verb)
     if verb == "offer" and (declined := selectors.offer_declined_now(pk, request.user)):
         return declined
-    return {"offer": "Takeback asked.", "accept": "Takeback agreed.", "decline": "Takeback declined.",
-            "withdraw": "Takeback request withdrawn."}.get(verb, "")
+    return {"offer": _("Takeback asked."), "accept": _("Takeback agreed."), "decline": _("Takeback declined."),
+            "withdraw": _("Takeback request withdrawn.")}.get(verb, "")
 
 
 @action(_to_match)
 def match_analysis(request: HttpRequest, pk: int) -> str:
     analysis.analysis_request(match_id=pk, user=request.user, level=request.POST.get("level", "medium"))
-    return "Analysis requested: the chart appears here when it is done."
+    return _("Analysis requested: the chart appears here when it is done.")
 
 
 def _to_rematch(request: HttpRequest, pk: int) -> str:
@@ -156,5 +157,5 @@ def _to_rematch(request: HttpRequest, pk: int) -> str:
 def match_rematch(request: HttpRequest, pk: int) -> str:
     challenge = challenges.challenge_rematch(match_id=pk, user=request.user)
     if challenge.match_id:
-        return "Rematch started."
-    return "Rematch asked: the other players find it in their lobby."
+        return _("Rematch started.")
+    return _("Rematch asked: the other players find it in their lobby.")

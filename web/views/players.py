@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 import games as rules_library
@@ -24,15 +26,17 @@ def games(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     """The game's rules document: the same HTML as the API's `?format=html`, inside the site."""
     try:
-        title, text = catalogue.rules_document(slug)
+        language = translation.get_language()
+        title, text = catalogue.rules_document(slug, language)
     except REFUSALS:
-        return page_not_found(request, f"There is no game {slug!r}.")
-    body, headings = catalogue.rules_html(text)
+        return page_not_found(request, gettext("There is no game %(slug)r.") % {"slug": slug})
+    body, headings = catalogue.rules_html(text, language)
     sections = headings[0]["children"] if len(headings) == 1 else headings
-    own = rules_library.GAMES[slug].title
+    own = title
     return render(request, "web/rules.html", {"title": title, "slug": slug, "body": body, "sections": sections,
                                               "own_title": own, "own_section": _section_of(sections, own),
-                                              "family": [g for s, g in sorted(rules_library.GAMES.items())
+                                              "family": [{"slug": s, "title": selectors.game_title(s)}
+                                                         for s, g in sorted(rules_library.GAMES.items())
                                                          if g.rules_page == rules_library.GAMES[slug].rules_page
                                                          and s != slug]})
 
@@ -63,13 +67,14 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     try:
         profile = player_profile(username)
     except REFUSALS:
-        return page_not_found(request, f"There is no player {username!r}.")
+        return page_not_found(request, gettext("There is no player %(username)r.") % {"username": username})
     ratings = selectors.rating_histories(username, profile["ratings"])
     for i, rating in enumerate(ratings):
         rating["chart"] = rating_chart(rating["points"], chart_id=f"rating-chart-{i}", first_number=rating["first_number"],
                                        band_below=rating["band_below"],
-                                       title=f"{username}'s {rating['title']} rating after each rated game, "
-                                             "with a band of one deviation either side once established")
+                                       title=gettext("%(username)s's %(game)s rating after each rated game, with a band "
+                                                     "of one deviation either side once established")
+                                       % {"username": username, "game": rating["title"]})
     return render(request, "web/player.html", {"profile": profile, "ratings": ratings,
                                                "recent": selectors.player_matches(username),
                                                "blocked": has_blocked(request.user, username)})

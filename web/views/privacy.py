@@ -10,6 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -41,13 +43,13 @@ def _back(request: HttpRequest, **kwargs) -> str:
 def block(request: HttpRequest) -> str:
     username = request.POST.get("username", "").strip()
     blocks.block_create(blocker=request.user, username=username)
-    return f"You blocked {username}."
+    return _("You blocked %(username)s.") % {"username": username}
 
 
 @action(_back)
 def unblock(request: HttpRequest, username: str) -> str:
     blocks.block_delete(blocker=request.user, username=username)
-    return f"You unblocked {username}."
+    return _("You unblocked %(username)s.") % {"username": username}
 
 
 @login_required
@@ -60,11 +62,11 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         messages.error(request, refusal(exc)[1])
         return redirect("web:privacy")
     logout(request)
-    messages.success(request, "Your account is deleted.")
+    messages.success(request, _("Your account is deleted."))
     return redirect("web:lobby")
 
 
-THANKS = "Thank you: staff will look at your report."
+THANKS = gettext_lazy("Thank you: staff will look at your report.")
 
 
 def _player_page(request: HttpRequest, username: str) -> str:

@@ -3,6 +3,7 @@
 // Picking cells narrows the legal moves to those whose cells begin so; the next cells light up.
 // When the picked cells complete one move it is played; several complete moves are offered as
 // choices. Keyboard: arrow keys move between cells, Enter or Space picks, Escape starts over.
+import { t } from "./strings.js";
 const CELL_TOKEN = /[A-Za-z]\d+/g;
 
 export function cellPath(notation, names) {
@@ -26,7 +27,7 @@ export class BoardPicker {
     if (!this.enabled) return;
     svg.closest(".board")?.classList.add("clickable");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "Board: arrow keys move between cells, Enter picks");
+    svg.setAttribute("aria-label", t("board_label"));
     for (const [name, el] of this.cells) {
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "-1");

@@ -2,6 +2,7 @@
 // service; the browser reconnects on its own and resumes with Last-Event-ID), and a long poll
 // when no stream can be had (no EventSource, the path not served here, too many streams open).
 // Also the notices of what happened elsewhere: a challenge received, a match started, your turn.
+import { t } from "./strings.js";
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
@@ -60,9 +61,9 @@ export async function longPoll(nextUrl, answer) {
 
 // The user's events elsewhere, told in a polite live region at the top of the page.
 const ELSEWHERE = {
-  challenge_received: (p) => [`New challenge from ${p.from}.`, "/"],
-  match_started: (p) => [`Match #${p.match} has started.`, `/matches/${p.match}/`],
-  your_turn: (p) => [`Your turn in match #${p.match}.`, `/matches/${p.match}/`],
+  challenge_received: (p) => [t("challenge_received", {from: p.from}), "/"],
+  match_started: (p) => [t("match_started", {match: p.match}), `/matches/${p.match}/`],
+  your_turn: (p) => [t("your_turn", {match: p.match}), `/matches/${p.match}/`],
 };
 export const NOTICE_KINDS = Object.keys(ELSEWHERE);
 

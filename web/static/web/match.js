@@ -2,6 +2,7 @@
 // swapped in from /matches/<id>/live/ whenever the match changes (an opponent's or an engine's
 // move, an offer, a result, an analysis): told by the live stream (live.js), or by a long poll of
 // live/ where no stream can be had. Without JavaScript the forms still work.
+import { t } from "./strings.js";
 import { BoardPicker } from "./board.js";
 import { Replay, announceTurn, clearArrows, drawArrows, errorBox, showError, wireHand } from "./match_view.js";
 import { NOTICE_KINDS, followStream, longPoll, notice } from "./live.js";
@@ -32,7 +33,7 @@ async function post(form, body, near = form) {
     answer = await response.json();
   } catch (error) {
     enable(form);
-    showError(errorBox(near), "The server did not answer; try again.");
+    showError(errorBox(near), t("no_answer"));
     return;
   }
   if (answer.ok && answer.redirect && answer.redirect !== location.pathname) {
@@ -79,7 +80,7 @@ function showChoices(moves) {
   // Moves that differ only by a direction: arrows on the board, from the picked cell.
   if (picker?.picked.length) drawArrows(svg, picker.picked.at(-1), moves, playMove);
   const label = document.createElement("span");
-  label.textContent = "Which move? ";
+  label.textContent = t("which_move");
   box.append(label);
   for (const move of moves) {
     const button = document.createElement("button");
@@ -133,7 +134,7 @@ function apply(data) {
   announceTurn(data.my_turn, true);
   if (focusedCell && picker?.enabled) picker.focusByName(focusedCell);
   else if (focusedId && document.getElementById(focusedId)) document.getElementById(focusedId).focus();
-  say(`Updated: ply ${data.ply}${data.status === "active" ? "" : `, ${data.status}`}.`);
+  say(data.status === "active" ? t("updated", {ply: data.ply}) : t("updated_status", {ply: data.ply, status: data.status}));
 }
 
 function liveUrlFor(wait) {

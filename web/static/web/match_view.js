@@ -2,6 +2,7 @@
 // under the board, ← and →), direction arrows drawn on the board when a picked cell leaves a
 // choice of directions, the tab title and a short sound when it becomes your turn, and errors
 // placed next to the control that caused them.
+import { t } from "./strings.js";
 const DIRECTION = /(NE|NW|SE|SW|N|E|S|W)$/;
 const STEPS = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0] };
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -50,7 +51,7 @@ export function drawArrows(svg, cellName, moves, play) {
     group.setAttribute("class", "choice-arrow");
     group.setAttribute("role", "button");
     group.setAttribute("tabindex", "0");
-    group.setAttribute("aria-label", `Play ${move}`);
+    group.setAttribute("aria-label", t("play_move", {move}));
     group.dataset.move = move;
     const hit = document.createElementNS(SVG_NS, "circle");
     hit.setAttribute("cx", tipX); hit.setAttribute("cy", tipY); hit.setAttribute("r", size * 0.45);
@@ -180,7 +181,7 @@ export class Replay {
       if (here) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
     }
     const label = this.root.querySelector("#replay-ply");
-    if (label) label.textContent = this.shown === null ? `ply ${at} of ${this.current}` : `ply ${at} of ${this.current} (replay)`;
+    if (label) label.textContent = t(this.shown === null ? "ply_of" : "ply_of_replay", {at, current: this.current});
   }
 }
 
@@ -195,7 +196,7 @@ export function wireHand(root) {
       picked = picked.filter((b) => b !== box);
       if (box.checked) picked.push(box);
       order.value = picked.map((b) => b.value).join(" ");
-      shown.textContent = picked.length ? `Your play: ${picked.map((b) => b.closest("label").textContent.trim().split(" ")[0]).join(" ")}` : "";
+      shown.textContent = picked.length ? t("your_play", {cards: picked.map((b) => b.closest("label").textContent.trim().split(" ")[0]).join(" ")}) : "";
     });
   }
 }
