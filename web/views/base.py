@@ -91,6 +91,6 @@ def staff_only(view):
     @wraps(view)
     def wrapper(request: HttpRequest, **kwargs) -> HttpResponse:
         if not request.user.is_staff:
-            return forbidden(request, "This page is for staff only.")
+            return forbidden(request, _("This page is for staff only."))
         return view(request, **kwargs)
     return login_required(wrapper)

@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -67,7 +69,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     try:
         data = selectors.player_moderation(username)
     except REFUSALS:
-        return page_not_found(request, f"There is no player {username!r}.")
+        return page_not_found(request, _("There is no player %(username)r.") % {"username": username})
     data["reports"] = [selectors.report_payload(r) for r in data["reports"]]
     return render(request, "web/staff/player.html", {"player": data})
 
@@ -102,14 +104,14 @@ def _reason(request: HttpRequest) -> str:
 @action(_back)
 def report_resolve(request: HttpRequest, pk: int) -> str:
     reports.report_resolve(staff=request.user, report_id=pk, note=_reason(request))
-    return f"Report {pk} resolved."
+    return _("Report %(id)s resolved.") % {"id": pk}
 
 
 @staff_only
 @action(_back)
 def report_dismiss(request: HttpRequest, pk: int) -> str:
     reports.report_dismiss(staff=request.user, report_id=pk, note=_reason(request))
-    return f"Report {pk} dismissed."
+    return _("Report %(id)s dismissed.") % {"id": pk}
 
 
 def _days(request: HttpRequest) -> int | None:
@@ -125,25 +127,28 @@ def _days(request: HttpRequest) -> int | None:
 def suspend(request: HttpRequest, username: str) -> str:
     days = _days(request)
     moderation.suspend(staff=request.user, username=username, reason=_reason(request), days=days)
-    return f"{username} is suspended " + ("for good." if days is None else f"for {days} days.")
+    if days is None:
+        return _("%(username)s is suspended for good.") % {"username": username}
+    return ngettext("%(username)s is suspended for %(days)s day.", "%(username)s is suspended for %(days)s days.",
+                    days) % {"username": username, "days": days}
 
 
 @staff_only
 @action(_to_player)
 def unsuspend(request: HttpRequest, username: str) -> str:
     moderation.unsuspend(staff=request.user, username=username, reason=_reason(request))
-    return f"{username}'s suspension is lifted."
+    return _("%(username)s's suspension is lifted.") % {"username": username}
 
 
 @staff_only
 @action(_back)
 def message_hide(request: HttpRequest, pk: int) -> str:
     moderation.message_hide(staff=request.user, message_id=pk, reason=_reason(request))
-    return f"Message {pk} is hidden."
+    return _("Message %(id)s is hidden.") % {"id": pk}
 
 
 @staff_only
 @action(_back)
 def message_unhide(request: HttpRequest, pk: int) -> str:
     moderation.message_unhide(staff=request.user, message_id=pk, reason=_reason(request))
-    return f"Message {pk} is shown again."
+    return _("Message %(id)s is shown again.") % {"id": pk}

@@ -22,7 +22,7 @@ function line(root, message) {
   who.textContent = message.author;
   const when = document.createElement("span");
   when.className = "muted";
-  when.textContent = message.ply ? ` ${words.afterMove} ${message.ply}: ` : ` ${words.beforeFirst}: `;
+  when.textContent = ` ${message.ply ? words.afterMove.replace("__ply__", String(message.ply)) : words.beforeFirst}: `;
   const text = document.createElement("span");
   text.className = "chat-text";
   text.textContent = message.hidden ? words.hiddenText : message.text;
