@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 from community.models import AuditEntry, Report
 from community.services import chat
 from tests.services import factories
-
-from .test_browser_csp_chat import _log_in
+from tests.web.browsing import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +25,7 @@ def test_report_a_message_then_staff_hide_it(new_page, alice, bob, erin):
     match = factories.match(alice, bob)
     said = chat.chat_post(match_id=match.pk, user=bob, room="players", text=HOSTILE)
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{match.pk}/")
     line = page.locator("#chat-log li").first
     expect(line).to_contain_text(HOSTILE)
@@ -39,7 +38,7 @@ def test_report_a_message_then_staff_hide_it(new_page, alice, bob, erin):
 
     staff, violations = new_page(), []
     staff.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
-    _log_in(staff, erin)
+    log_in(staff, erin)
     staff.get_by_role("link", name="Moderation").click()
     card = staff.locator("section.report").first
     expect(card).to_contain_text("insults")
@@ -72,7 +71,7 @@ def test_once_the_match_is_over_the_seats_read_the_spectators_room(new_page, ali
     chat.chat_post(match_id=match.pk, user=bob, room="players", text="good luck")
     results.match_resign(match_id=match.pk, user=bob)
     page = new_page()
-    _log_in(page, alice)
+    log_in(page, alice)
     page.goto(f"/matches/{match.pk}/")
     players, spectators = page.locator("#chat"), page.locator("#chat-spectators")
     expect(players.locator("li")).to_contain_text(["good luck"])
