@@ -218,3 +218,22 @@ def test_the_spectators_room_shows_for_the_seats_once_the_match_is_over(client, 
     assert 'id="chat-spectators"' in client.get(reverse("web:match", args=[match.pk])).content.decode()
     client.force_login(carol)
     assert 'id="chat-spectators"' not in client.get(reverse("web:match", args=[match.pk])).content.decode()
+
+
+def test_the_staff_pages_and_the_chat_speak_japanese(client, alice, bob, erin):
+    match = factories.match(alice, bob)
+    said = chat.chat_post(match_id=match.pk, user=bob, room="players", text="you are bad")
+    reports.report_create(reporter=alice, message=said.pk, reason="insulting")
+    client.force_login(alice)
+    page = client.get(reverse("web:match", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert 'data-hidden-text="(スタッフが非表示にしました)"' in page and 'data-after-move="__ply__ 手目のあと"' in page
+    assert "対局者のチャット" in page and "この対局を通報" in page and "Report this match" not in page
+    client.force_login(erin)
+    queue = client.get(reverse("web:staff-reports"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<h1>通報 <span class=\"muted\">(未対応)</span></h1>" in queue and "監査ログ" in queue
+    assert "初手の前, 対局者の部屋, <a href=\"/matches/" in queue and "Resolve" not in queue
+    response = client.post(reverse("web:staff-suspend", args=["bob"]),
+                           {"length": "days", "days": "3", "reason": "abuse"}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert _said(response) == [("success", "bob を 3 日間停止しました。")]
+    english = client.get(reverse("web:staff-player", args=["bob"])).content.decode()
+    assert "Moderating bob" in english and "Suspended since" in english
