@@ -88,9 +88,13 @@ def replay_line(*, moves: list[str], match: Match | None = None, ply: int | None
         except games.GameError as exc:
             raise type(exc)(f"move {i} of the line ({move}): {exc}") from exc
         states.append(state)
-    if state.is_terminal:
-        raise games.GameOverError("the game is over at the end of the line; there is nothing to search")
     return Line(slug, options, players, states)
+
+
+def check_searchable(line: Line) -> None:
+    """A finished game has no move to search for."""
+    if line.final.is_terminal:
+        raise games.GameOverError("the game is over at the end of the line; there is nothing to search")
 
 
 def _open_game(rules: games.Game) -> None:

@@ -40,6 +40,7 @@ def position_request(*, user, moves: list[str], level: str = "medium", lines: in
         match = first_or_error(Match.objects.filter(pk=match_id), "match_not_found", f"no match {match_id}")
     line = board.replay_line(moves=moves, match=match, ply=ply, game=game, options=options,
                              variant=variant, players=players)
+    board.check_searchable(line)
     board.refuse_live(board.live_match_on_line(user, line))
     most = board.level_budget(line.game, level)
     seconds = most if seconds is None else seconds

@@ -181,6 +181,13 @@ export class Replay {
     }
     const label = this.root.querySelector("#replay-ply");
     if (label) label.textContent = this.shown === null ? `ply ${at} of ${this.current}` : `ply ${at} of ${this.current} (replay)`;
+    // The analysis board opens at the ply shown.
+    const board = this.root.querySelector("#board-link");
+    if (board) {
+      const url = new URL(board.href, location.href);
+      url.searchParams.set("ply", at);
+      board.href = url.pathname + url.search;
+    }
   }
 }
 
