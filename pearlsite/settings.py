@@ -378,6 +378,8 @@ WEB_LIVE_WAIT_SECONDS = _positive_float("PEARLSITE_LIVE_WAIT_SECONDS", 20.0)
 AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
+# How many best alternatives an analysis shows at each inaccuracy, mistake and blunder (1: none).
+ANALYSIS_CANDIDATES = _int_in("PEARLSITE_ANALYSIS_CANDIDATES", 3, 1, 5)
 # The analysis board: the most moves a requested line may have (after the match's ply or the start).
 BOARD_MAX_MOVES = _count("PEARLSITE_BOARD_MAX_MOVES", 600)
 # Leaderboards leave out players without a rated result for this many days.

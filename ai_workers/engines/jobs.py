@@ -135,7 +135,8 @@ def run_analysis(job: EngineJob) -> list[dict]:
     the played move, the engine's best move in the position before it, that position's value for
     the seat that moved (`value` = `value_before`, the seat to move there; docs/analysis.md), the
     principal line, and the judgement of analysis.py (value after the move, loss, class,
-    accuracy)."""
+    accuracy); with `lines` > 1, the best alternatives at each inaccuracy or worse
+    (`candidates`)."""
     rules = games.get_game(job.game)
     engine = get_analyser(job.game, job.level)
     state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
@@ -151,7 +152,26 @@ def run_analysis(job: EngineJob) -> list[dict]:
         # the game ended off the board (resignation, time): the last move needs a value after
         searched.append((None, state, None, None, engine.search(state, limit=limit,
                                                                 rng=_rng(job, len(job.moves) + 1))))
-    return _judged_rows(rules, job, searched)
+    rows = _judged_rows(rules, job, searched)
+    if job.seat is None and job.lines > 1:
+        _add_candidates(job, engine, rows, {ply: before for ply, before, *_ in searched if ply is not None})
+    return rows
+
+
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+
+
+def _add_candidates(job: EngineJob, engine, rows: list[dict], positions: dict) -> None:
+    """At every inaccuracy, mistake and blunder, the best `job.lines` moves of the position
+    before it (multi-PV, one more search of the ply's time), each with its value for the mover
+    and its line: what could have been played instead. Never in hidden-information analyses,
+    where a line would guess at cards the record never shows."""
+    limit = Limit(seconds=job.seconds)
+    for row in rows:
+        if row.get("classification") in FLAGGED:
+            found = engine.search_lines(positions[row["ply"]], job.lines, limit=limit,
+                                        rng=_rng(job, row["ply"]))
+            row["candidates"] = [line_payload(line) for line in found.lines]
 
 
 def _judged_rows(rules: games.Game, job: EngineJob, searched: list) -> list[dict]:

@@ -29,7 +29,9 @@ def reply_budget(game: str, level: str) -> float:
 
 
 def analysis_budget(analysis: Analysis) -> float:
-    return settings.ANALYSIS_SECONDS_PER_PLY * analysis.upto_ply
+    """The analysis's thinking time: a search per ply, and at most one more per ply for the
+    candidates of a move judged an inaccuracy or worse."""
+    return 2 * settings.ANALYSIS_SECONDS_PER_PLY * analysis.upto_ply
 
 
 def reply_job(match: Match, seats: Sequence[MatchSeat], job_id: int | None = None) -> work.EngineJob:
@@ -48,7 +50,7 @@ def analysis_job(analysis: Analysis, job_id: int | None = None) -> work.EngineJo
                           level=analysis.level, ply=analysis.upto_ply,
                           seconds=settings.ANALYSIS_SECONDS_PER_PLY, rng_seed=_rng_seed(match),
                           match_id=match.pk, job_id=job_id, moves=moves, seed=match.seed,
-                          seat=analysis.seat)
+                          seat=analysis.seat, lines=settings.ANALYSIS_CANDIDATES)
 
 
 def position_job(position: PositionAnalysis, job_id: int | None = None) -> work.EngineJob:

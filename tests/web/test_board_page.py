@@ -101,3 +101,23 @@ def test_play_a_line_on_the_board_and_ask_the_engine(new_page, alice):
     page.get_by_role("button", name="One move back").click()
     expect(page.locator("#line-moves li")).to_have_text(["e1-e5"])
     assert "m=e1-e5" in page.url
+
+
+def test_the_match_page_shows_a_mistake_s_better_moves_with_links_to_the_board(client, alice, bob):
+    from matches.models import Analysis
+
+    pk = _finished(alice, bob)
+    row = {"ply": 2, "seat": 1, "played": "a9-a8", "best": "b9-b5", "value": 0.2, "value_before": 0.2,
+           "value_after": -0.1, "loss": 0.3, "classification": "blunder", "accuracy": 10.0,
+           "pv": ["b9-b5"], "nodes": 9,
+           "candidates": [{"move": "b9-b5", "value": 0.2, "pv": ["b9-b5", "c1-c4"]},
+                          {"move": "c9-c6", "value": 0.1, "pv": ["c9-c6"]}]}
+    Analysis.objects.create(match_id=pk, requested_by=alice, level="easy", upto_ply=2, status="done",
+                            results=[{**row, "ply": 1, "seat": 0, "played": "e1-e5", "classification": "best",
+                                      "loss": 0.0, "candidates": []}, row])
+    html = client.get(f"/matches/{pk}/").content.decode()
+    assert "Better moves" in html and "c9-c6" in html
+    assert f"/board/?match={pk}&amp;ply=1&amp;m=b9-b5&amp;m=c1-c4" in html
+    assert f'href="/board/?match={pk}" id="board-link"' in html
+    board = client.get(f"/board/?match={pk}&ply=1&m=b9-b5&m=c1-c4")
+    assert board.status_code == 200 and board.context["ply"] == 3
