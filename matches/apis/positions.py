@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ai_workers.engines.jobs import MAX_LINES
+from matches.converters import MAX_ID
 from matches.models import PositionAnalysis
 from matches.selectors import positions as selectors
 from matches.services import positions
@@ -18,9 +19,9 @@ MOVE_TEXT_MAX = 200
 
 
 class PositionIn(serializers.Serializer):
-    match = serializers.IntegerField(required=False, min_value=1, help_text=(
+    match = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text=(
         "a finished match: the line starts at its `ply`"))
-    ply = serializers.IntegerField(required=False, min_value=0, help_text=(
+    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, help_text=(
         "with `match`: the match's position after this many plies (default: its end)"))
     game = serializers.SlugField(required=False, max_length=40, help_text=(
         "without `match`: the line starts at this game's start"))

@@ -245,3 +245,15 @@ def test_a_finished_match_s_line_through_a_live_position_is_refused(as_alice, as
     # and once the live match is over, its positions are open too
     as_alice.post(f"/api/v1/matches/{live}/resign/")
     _ask(as_bob, capture, match=finished, ply=1)
+
+
+def test_out_of_range_and_junk_values_are_clear_errors(as_alice):
+    cases = [{"match": 2**63}, {"match": 2**63 - 1}, {"ply": 2**70, "match": 1}, {"seconds": "NaN"},
+             {"moves": "e1-e5"}, {"moves": [1, 2]}, {"moves": ["e1-e5\x00"]}, {"options": [1]},
+             {"players": 99}, {"variant": "nope"}, {"level": "x" * 40}]
+    for body in cases:
+        body = {"game": "hasami-shogi", **body} if "match" not in body else body
+        response = as_alice.post(URL, body, format="json")
+        assert response.status_code in (400, 404, 422), (body, response.status_code)
+        assert response.json()["code"], body
+    assert _rows() == (0, 0)
