@@ -384,7 +384,7 @@ def run_sequential(entries: list[str], args, on_entry=None) -> list[Pairing]:
                     for _ in range(max(1, min(args.workers, (args.games - pairing.games) // 2))):
                         batch += pair_tasks(entry, plan, a, b, index, args)
                         index += 1
-                    for (seating, _), result in zip(batch, run(play, [t for _, t in batch], chunksize=1)):
+                    for (seating, _), result in zip(batch, run(play, [t for _, t in batch], chunksize=1), strict=True):
                         tally(pairing, seating, result)
                     pairing.decision = sprt_decision(pairing, args)
                 print_row(pairing, time.perf_counter() - started, pairing.games, pairing.games)

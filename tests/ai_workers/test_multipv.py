@@ -125,7 +125,7 @@ def test_every_open_game_s_analysers_give_distinct_legal_lines(slug):
         found = get_analyser(slug, level).search_lines(state, 3, Limit(seconds=0.15), Random(0))
         moves = [line.move for line in found.lines]
         assert 1 <= len(moves) <= 3 and len(set(moves)) == len(moves)
-        assert all(m in state.legal_moves() and line.pv[0] == m for m, line in zip(moves, found.lines))
+        assert all(m in state.legal_moves() and line.pv[0] == m for m, line in zip(moves, found.lines, strict=True))
         assert all(-1.0 <= line.value <= 1.0 for line in found.lines)
         if len(state.legal_moves()) >= 3:
             assert len(moves) == 3
