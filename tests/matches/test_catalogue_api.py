@@ -135,3 +135,22 @@ def test_the_catalogue_shows_each_level_s_measured_strength(client, tmp_path, mo
     assert measured["run"]["scale"] == 0.02 and measured["run"]["budgets"] == "nodes"
     assert listed["hasami-shogi"]["level_strength"] == measured
     assert listed["glaisher"]["level_strength"] is None
+
+
+def test_the_committed_strength_file_is_what_the_catalogue_serves(client):
+    """ai_workers/engines/strength.json (bench.levels --sprt --strength): every entry names a
+    game, carries its run and a level row per measured level, and GET games/ serves it."""
+    from ai_workers.engines import strength
+
+    strength._table.cache_clear()
+    table = strength._table()["games"]
+    assert table, "the committed results file is missing or empty"
+    for entry, measured in table.items():
+        assert entry.partition(":")[0] in games.GAMES
+        assert measured["run"]["command"].startswith("python -m bench.levels") and measured["run"]["sprt"]
+        assert set(measured["levels"]) == {"random", "easy", "medium", "strong"}
+        assert [p["decision"] for p in measured["pairings"]] and all(
+            p["games"] >= 10 for p in measured["pairings"])
+    served = client.get("/api/v1/games/hasami-shogi/").json()["level_strength"]
+    assert served["levels"][3]["level"] == "strong"
+    assert served["levels"][3]["elo_low"] == table["hasami-shogi"]["levels"]["strong"]["elo_low"]
