@@ -121,3 +121,11 @@ def test_the_match_page_shows_a_mistake_s_better_moves_with_links_to_the_board(c
     assert f'href="/board/?match={pk}" id="board-link"' in html
     board = client.get(f"/board/?match={pk}&ply=1&m=b9-b5&m=c1-c4")
     assert board.status_code == 200 and board.context["ply"] == 3
+
+
+def test_the_games_page_shows_measured_levels_and_links_the_board(client):
+    html = client.get("/games/").content.decode()
+    assert "Engine levels, Elo above random" in html and "strong ≥ 594" in html
+    assert "measured at 0.02 × the levels' time budgets (as nodes)" in html
+    assert '/board/?game=hasami-shogi">Analysis board</a>' in html
+    assert '/board/?game=new-eleusis' not in html             # hidden information: no board
