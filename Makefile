@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test chromium nginx gettext messages cluster-packages cluster test-cluster screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels clean outdated bench-streams
+.PHONY: install run test chromium nginx gettext messages cluster-packages cluster test-cluster screenshots bench bench-moves bench-engines bench-perft bench-http bench-latency bench-levels bench-strength clean outdated bench-streams
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -94,6 +94,12 @@ bench-engines: install
 # The level table of docs/engines.md §5: 100 games per pairing, some hours on 2 cores.
 bench-levels: install
 	$(PY) -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
+
+# Each level's strength relative to random, adjacent levels until an SPRT decides (§5.3); the
+# catalogue serves the file.
+bench-strength: install
+	$(PY) -m bench.levels hasami-shogi pearl-five ring-rugby mak-yek pearl-war --sprt --games 60 \
+		--scale 0.02 --strength ai_workers/engines/strength.json
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
 # BENCH_BASELINE=<git ref>: that ref measured too, alternately, medians side by side (--baseline).

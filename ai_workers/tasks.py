@@ -12,7 +12,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 import games
-from ai_workers.engines.jobs import EngineJob, run_analysis, run_reply
+from ai_workers.engines.jobs import EngineJob, run_analysis, run_position, run_reply
 from matches.services import jobs
 
 log = logging.getLogger(__name__)
@@ -63,3 +63,25 @@ def engine_analysis(self, job: dict) -> int:
         return 0
     jobs.analysis_done(job_id=job_id, results=rows)
     return len(rows)
+
+
+@shared_task(name="ai_workers.tasks.engine_position", max_retries=3, **TASK_OPTIONS)
+def engine_position(self, job: dict) -> int:
+    """A position's best lines (the analysis board), handed to the positions service."""
+    engine_job = EngineJob.from_dict(job)
+    job_id = engine_job.job_id
+    if job_id is None or not jobs.job_started(job_id=job_id, match_id=None,
+                                              retry=self.request.retries > 0):
+        log.info("engine job %s: taken or closed already; message dropped", job_id)
+        return 0
+    try:
+        found = run_position(engine_job)
+    except games.GameError as exc:
+        jobs.position_refused(job_id=job_id, error=str(exc))
+        return 0
+    except Exception as exc:
+        log.exception("engine job %s failed", job_id)
+        jobs.job_error(job_id=job_id, error=repr(exc))
+        return 0
+    jobs.position_done(job_id=job_id, result=found)
+    return len(found["lines"])

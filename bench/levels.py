@@ -4,6 +4,7 @@
     python -m bench.levels hasami-shogi glaisher --games 20 --workers 2
     python -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
     python -m bench.levels --render var/bench/levels.json var/bench/eleusis.json   # the table again
+    python -m bench.levels hasami-shogi --sprt --games 200 --strength ai_workers/engines/strength.json
 
 Pairings, for every two-seat game (and Pearl Survival at two seats): `easy` against `random`,
 `medium` against `easy`, `strong` against `medium`, and `strong` against plain UCT (random
@@ -19,6 +20,18 @@ Elo. A pairing's score is s = (wins + draws / 2) / games for the first-named eng
 difference is 400·log10(s / (1 − s)), and the 95 % interval is the Wilson score interval on s,
 converted the same way (so an unbeaten pairing still gets a finite lower bound).
 
+Sequential testing (`--sprt`). Each adjacent pairing (easy − random, medium − easy, strong −
+medium) is played a pair of games at a time (a batch of `--workers` pairs), and stops as soon as
+an SPRT on the Elo gap decides between H0: gap ≤ `--elo0` (0) and H1: gap ≥ `--elo1` (100), at
+error rates `--alpha` and `--beta` (5 % each), or at `--games`. The log-likelihood ratio is the
+usual normal approximation on the games' scores (as in chess engine testing):
+LLR = n·(s1 − s0)·(2·x̄ − s0 − s1) / (2·σ²), s0 and s1 the expected scores at elo0 and elo1,
+x̄ and σ² the mean and variance of the game scores (σ² at least 0.01, so an unbeaten pairing's
+LLR is finite); bounds log(β / (1 − α)) and log((1 − β) / α); at least `--min-games`.
+`--strength FILE` then writes (merging into FILE, game by game) each level's Elo relative to
+`random`: the sum of the gaps along the ladder, with the sum of their 95 % bounds as a
+(conservative) interval, and the games played; the catalogue serves it (`GET games/`).
+
 New Eleusis (hidden information, 4–8 seats) plays four seats, two per level, seated ABAB and BABA
 in turn, each level with its own (unscaled) budget, since those levels differ by the candidate
 rules they consider and answer well within it; each of A's seats meets each of B's seats by
@@ -33,6 +46,7 @@ import math
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from random import Random
@@ -87,6 +101,9 @@ class Pairing:
     plies: int = 0
     games: int = 0
     points: float = 0.0
+    points_sq: float = 0.0
+    llr: float | None = None
+    decision: str | None = None        # SPRT: "H1" (gap ≥ elo1), "H0" (gap ≤ elo0), None: undecided
 
     @property
     def score(self) -> float:
@@ -94,7 +111,8 @@ class Pairing:
 
     def interval(self) -> tuple[float, float]:
         low, high = wilson(self.score, self.games)
-        return elo(low), elo(high)
+        # an unbeaten (or winless) pairing: the bound is the score itself, up to rounding
+        return (elo(0.0 if low <= 1e-9 else low), elo(1.0 if high >= 1.0 - 1e-9 else high))
 
     def as_dict(self) -> dict:
         low, high = self.interval()
@@ -225,6 +243,7 @@ def tally(pairing: Pairing, seating: tuple[bool, ...], result: dict) -> None:
         pairing.capped += 1
         pairing.draws += len(meetings)
         pairing.points += 0.5
+        pairing.points_sq += 0.25
         return
     winners, scores = set(result["winners"]), result["scores"]
     points = 0.0
@@ -242,6 +261,65 @@ def tally(pairing: Pairing, seating: tuple[bool, ...], result: dict) -> None:
             pairing.draws += 1
             points += 0.5
     pairing.points += points / len(meetings)
+    pairing.points_sq += (points / len(meetings)) ** 2
+
+
+# -- sequential testing --------------------------------------------------------------------------
+VARIANCE_FLOOR = 0.01
+
+
+def expected_score(gap: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-gap / 400.0))
+
+
+def sprt_llr(pairing: Pairing, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of H1 (gap = elo1) against H0 (gap = elo0), by the normal
+    approximation on the games' scores."""
+    n = pairing.games
+    if n < 2:
+        return 0.0
+    mean = pairing.points / n
+    variance = max(pairing.points_sq / n - mean * mean, VARIANCE_FLOOR)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def sprt_decision(pairing: Pairing, args) -> str | None:
+    """H1, H0, or None while the test goes on (and below `--min-games`)."""
+    pairing.llr = round(sprt_llr(pairing, args.elo0, args.elo1), 3)
+    lower, upper = sprt_bounds(args.alpha, args.beta)
+    if pairing.games < args.min_games:
+        return None
+    if pairing.llr >= upper:
+        return "H1"
+    if pairing.llr <= lower:
+        return "H0"
+    return None
+
+
+def level_strength(pairings: list[dict]) -> dict[str, dict]:
+    """Each level's Elo relative to `random`, chaining the adjacent gaps of one game's ladder:
+    the sum of the gaps (infinite once a pairing is unbeaten), the sums of their 95 % bounds, and
+    the games played on the way (the level's own pairing and all below it)."""
+    by_pair = {(p["a"], p["b"]): p for p in pairings}
+    out = {"random": {"elo": 0.0, "elo_low": 0.0, "elo_high": 0.0, "games": 0, "decision": None}}
+    elo_sum, low_sum, high_sum, played = 0.0, 0.0, 0.0, 0
+    for a, b in LADDER:
+        p = by_pair.get((a, b))
+        if p is None:
+            break
+        elo_sum += math.inf if p["elo"] is None and p["score"] >= 0.5 else (
+            -math.inf if p["elo"] is None else p["elo"])
+        low_sum += p["elo_low"] if p["elo_low"] is not None else -math.inf
+        high_sum += p["elo_high"] if p["elo_high"] is not None else math.inf
+        played += p["games"]
+        out[a] = {"elo": _finite(elo_sum), "elo_low": _finite(low_sum), "elo_high": _finite(high_sum),
+                  "games": played, "pairing_games": p["games"], "decision": p.get("decision")}
+    return out
 
 
 def entry_players(slug: str) -> int:
@@ -249,33 +327,80 @@ def entry_players(slug: str) -> int:
     return 4 if game.has_hidden_information else max(2, game.min_players)
 
 
+def entry_plan(entry: str, args) -> tuple:
+    """(slug, variant, players, opening plies, budgets per level, pairings) of one entry."""
+    slug, _, variant = entry.partition(":")
+    variant = variant or None
+    players = entry_players(slug)
+    opening = 0 if games.get_game(slug).has_hidden_information else args.opening_plies
+    if games.get_game(slug).has_hidden_information:
+        # Its levels differ by what they consider, not by search (ai_workers/engines/
+        # eleusis.py), and they answer well within their own budgets: play with those.
+        budgets = dict.fromkeys(("random", "easy", "medium", "strong"))
+    elif args.cpu_time:
+        budgets = {level: (None if level_seconds(slug, level) is None else
+                           level_seconds(slug, level) * args.scale)
+                   for level in ("random", "easy", "medium", "strong", UCT)}
+    else:
+        budgets = {level: node_budget(slug, variant, players, level, args.scale)
+                   for level in ("random", "easy", "medium", "strong", UCT)}
+    print(f"{entry}: {'CPU-time' if args.cpu_time else 'node'} budgets " + ", ".join(
+        f"{k} {'own' if v is None else format(v, ',')}" for k, v in budgets.items()),
+          flush=True)
+    pairs = list(LADDER)
+    if not games.get_game(slug).has_hidden_information and not getattr(args, "sprt", False):
+        pairs.append(("strong", UCT))
+    if args.pairings:
+        pairs = [(a, b) for a, b in pairs if f"{a}-{b}" in args.pairings]
+    return slug, variant, players, opening, budgets, pairs
+
+
+def pair_tasks(entry: str, plan: tuple, a: str, b: str, index: int, args) -> list:
+    """The two games of pair `index` (one start, the seats swapped): (seating, task) each."""
+    slug, variant, players, opening, budgets, _ = plan
+    out = []
+    for game_index in (2 * index, 2 * index + 1):
+        seating = seatings(players, game_index + 1)[game_index]
+        seats = tuple((a, budgets[a]) if is_a else (b, budgets[b]) for is_a in seating)
+        out.append((seating, GameTask(slug, variant, seats, args.seed + index, opening,
+                                      args.max_plies, args.cpu_time)))
+    return out
+
+
+def run_sequential(entries: list[str], args, on_entry=None) -> list[Pairing]:
+    """The adjacent pairings of every entry, each played pair by pair (`--workers` pairs at a
+    time) until its SPRT decides or `--games` are played; `on_entry(rows)` after each entry."""
+    pairings = []
+    started = time.perf_counter()
+    # One worker plays in this process (no pool to start); more play in worker processes.
+    with (ProcessPoolExecutor(max_workers=args.workers) if args.workers > 1 else nullcontext()) as pool:
+        run = pool.map if pool is not None else (lambda fn, tasks, chunksize=1: map(fn, tasks))
+        for entry in entries:
+            plan = entry_plan(entry, args)
+            for a, b in plan[5]:
+                pairing, index = Pairing(entry, a, b), 0
+                while pairing.games < args.games and pairing.decision is None:
+                    batch = []
+                    for _ in range(max(1, min(args.workers, (args.games - pairing.games) // 2))):
+                        batch += pair_tasks(entry, plan, a, b, index, args)
+                        index += 1
+                    for (seating, _), result in zip(batch, run(play, [t for _, t in batch], chunksize=1), strict=True):
+                        tally(pairing, seating, result)
+                    pairing.decision = sprt_decision(pairing, args)
+                print_row(pairing, time.perf_counter() - started, pairing.games, pairing.games)
+                print(f"    SPRT elo0={args.elo0:g} elo1={args.elo1:g}: LLR {pairing.llr:+.2f} → "
+                      f"{pairing.decision or 'undecided'} after {pairing.games} games", flush=True)
+                pairings.append(pairing)
+            if on_entry is not None:
+                on_entry([p.as_dict() for p in pairings if p.game == entry])
+    return pairings
+
+
 def run_pairings(entries: list[str], args) -> list[Pairing]:
     """Every pairing of every entry, its games spread over `args.workers` processes."""
     plan = []            # (pairing, seating, task)
     for entry in entries:
-        slug, _, variant = entry.partition(":")
-        variant = variant or None
-        players = entry_players(slug)
-        opening = 0 if games.get_game(slug).has_hidden_information else args.opening_plies
-        if games.get_game(slug).has_hidden_information:
-            # Its levels differ by what they consider, not by search (ai_workers/engines/
-            # eleusis.py), and they answer well within their own budgets: play with those.
-            budgets = dict.fromkeys(("random", "easy", "medium", "strong"))
-        elif args.cpu_time:
-            budgets = {level: (None if level_seconds(slug, level) is None else
-                               level_seconds(slug, level) * args.scale)
-                       for level in ("random", "easy", "medium", "strong", UCT)}
-        else:
-            budgets = {level: node_budget(slug, variant, players, level, args.scale)
-                       for level in ("random", "easy", "medium", "strong", UCT)}
-        print(f"{entry}: {'CPU-time' if args.cpu_time else 'node'} budgets " + ", ".join(
-            f"{k} {'own' if v is None else format(v, ',')}" for k, v in budgets.items()),
-              flush=True)
-        pairs = list(LADDER)
-        if not games.get_game(slug).has_hidden_information:
-            pairs.append(("strong", UCT))
-        if args.pairings:
-            pairs = [(a, b) for a, b in pairs if f"{a}-{b}" in args.pairings]
+        slug, variant, players, opening, budgets, pairs = entry_plan(entry, args)
         for a, b in pairs:
             pairing = Pairing(entry, a, b)
             for index, seating in enumerate(seatings(players, args.games)):
@@ -364,6 +489,27 @@ def _elo_text(value: float | None, score: float) -> str:
     return signed(value)
 
 
+def write_strength(path: Path, rows: list[dict], args, argv: list[str] | None) -> None:
+    """Merge the run's per-level strength into `path`, one entry per game (other games kept)."""
+    import datetime
+    import sys
+
+    data = json.loads(path.read_text()) if path.exists() else {"games": {}}
+    command = "python -m bench.levels " + " ".join(argv if argv is not None else sys.argv[1:])
+    for entry in dict.fromkeys(r["game"] for r in rows):
+        mine = [r for r in rows if r["game"] == entry]
+        data["games"][entry] = {
+            "levels": level_strength(mine),
+            "run": {"command": command, "date": datetime.date.today().isoformat(),
+                    "budgets": "CPU seconds" if args.cpu_time else "nodes", "scale": args.scale,
+                    "sprt": {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta,
+                             "min_games": args.min_games, "max_games": args.games} if args.sprt else None},
+            "pairings": [{k: r[k] for k in ("a", "b", "wins", "draws", "losses", "games", "score", "elo",
+                                            "elo_low", "elo_high", "llr", "decision")} for r in mine]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("entries", nargs="*", help="games, `slug` or `slug:variant` "
@@ -388,6 +534,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="only these pairings, e.g. strong-medium strong-plain-uct")
     parser.add_argument("--render", type=Path, nargs="+", default=None,
                         help="print the table of earlier --json files instead of playing")
+    parser.add_argument("--sprt", action="store_true",
+                        help="adjacent levels only, each pairing until an SPRT decides (at most --games)")
+    parser.add_argument("--elo0", type=float, default=0.0, help="SPRT H0: the gap is at most this")
+    parser.add_argument("--elo1", type=float, default=100.0, help="SPRT H1: the gap is at least this")
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--min-games", type=int, default=10, help="SPRT: games before any decision")
+    parser.add_argument("--strength", type=Path, default=None,
+                        help="merge each level's Elo relative to random into this JSON file")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even, so that both seat orders are played equally")
@@ -403,8 +558,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         entries = list(args.entries or DEFAULT_ENTRIES)
         walks = puzzle_walks(args) if "pearl-maze" in entries else []
-        rows = [p.as_dict() for p in run_pairings([e for e in entries if e != "pearl-maze"], args)]
+        played = [e for e in entries if e != "pearl-maze"]
+        # with --strength, each game's entry is written as soon as its ladder is measured
+        keep = (lambda rows: write_strength(args.strength, rows, args, argv)) if args.strength else None
+        rows = [p.as_dict() for p in (run_sequential(played, args, keep) if args.sprt
+                                      else run_pairings(played, args))]
         text = report(rows, walks, args.games, args.scale, args.opening_plies)
+        if args.strength and not args.sprt:
+            write_strength(args.strength, rows, args, argv)
         if args.json:
             args.json.parent.mkdir(parents=True, exist_ok=True)
             args.json.write_text(json.dumps({"games": args.games, "scale": args.scale,

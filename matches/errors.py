@@ -106,6 +106,14 @@ CODES: dict[str, tuple[int, str]] = {
     "hidden_information": (422, gettext_noop("only a player may ask for analysis of a hidden-information game")),
     "not_yours": (403, gettext_noop("this analysis shows one player's own cards; only they may read it")),
     "too_many_analyses": (429, gettext_noop("you have as many analyses waiting or running as allowed (detail.limit)")),
+    # the analysis board (docs/analysis.md)
+    "position_not_found": (404, gettext_noop("no position analysis with this id")),
+    "live_game_position": (409, gettext_noop("a position on the requested line is the position of a match you are "
+                                "playing (detail.match): no engine help in a live game")),
+    "board_unavailable": (422, gettext_noop("the analysis board is for games without hidden information")),
+    "too_many_board_moves": (413, gettext_noop("the line has more moves than the board takes (detail.limit)")),
+    "invalid_ply": (400, gettext_noop("the ply is not between 0 and the match's last ply")),
+    "invalid_budget": (400, gettext_noop("the thinking time is not within the level's budget (detail.max_seconds)")),
     # ladders
     "staff_only": (403, gettext_noop("only staff may do this")),
     "not_two_player": (400, gettext_noop("ladders and tournaments are for games two can play")),

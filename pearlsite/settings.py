@@ -359,6 +359,7 @@ CELERY_TASK_DEFAULT_QUEUE = "ai-move"
 CELERY_TASK_ROUTES = {
     "ai_workers.tasks.engine_reply": {"queue": "ai-move"},
     "ai_workers.tasks.engine_analysis": {"queue": "analysis-user"},
+    "ai_workers.tasks.engine_position": {"queue": "analysis-user"},
     "matches.tasks.claim_timeouts": {"queue": "ai-move"},
     "matches.tasks.expire_challenges": {"queue": "ai-move"},
     "matches.tasks.sweep_engine_jobs": {"queue": "ai-move"},
@@ -389,6 +390,10 @@ WEB_LIVE_WAIT_SECONDS = _positive_float("PEARLSITE_LIVE_WAIT_SECONDS", 20.0)
 AI_TIME_SCALE = _positive_float("PEARLSITE_AI_TIME_SCALE", 1.0)
 # How long an analysis may think per ply, in seconds.
 ANALYSIS_SECONDS_PER_PLY = _positive_float("PEARLSITE_ANALYSIS_SECONDS_PER_PLY", 0.5)
+# How many best alternatives an analysis shows at each inaccuracy, mistake and blunder (1: none).
+ANALYSIS_CANDIDATES = _int_in("PEARLSITE_ANALYSIS_CANDIDATES", 3, 1, 5)
+# The analysis board: the most moves a requested line may have (after the match's ply or the start).
+BOARD_MAX_MOVES = _count("PEARLSITE_BOARD_MAX_MOVES", 600)
 # Leaderboards leave out players without a rated result for this many days.
 LEADERBOARD_INACTIVE_DAYS = _count("PEARLSITE_LEADERBOARD_INACTIVE_DAYS", 90)
 

@@ -390,3 +390,32 @@ def player_matches(username: str, limit: int = 20) -> list[dict]:
         rows.append({**summary, "title": game_title(m.game),
                      "players": [player_label(s["player"]) for s in summary["seats"]]})
     return rows
+
+
+# -- the analysis board (docs/analysis.md) -------------------------------------------------------
+
+def analysis_board(user, *, moves: list[str], match_id: int | None = None, ply: int | None = None,
+                   game: str | None = None, flip: bool = False) -> dict:
+    """The board after a line (a finished match at `ply`, or `game`'s start, then `moves`):
+    the picture, the legal moves, who is to move, and what the ask form offers. The line is
+    replayed by the rules (`matches.selectors.positions.replay_line`); a refusal is raised."""
+    from matches.selectors import positions as board
+
+    match = match_selectors.get_match(match_id) if match_id is not None else None
+    line = board.replay_line(moves=moves, match=match, ply=ply, game=game)
+    state = line.final
+    seat = state.current_player
+    pictured = match_page_parts.board(state, None, line.game, flip)
+    budgets = {level: round(board.level_budget(line.game, level), 3) for level in ("easy", "medium", "strong")}
+    base_ply = (match.ply if ply is None else ply) if match is not None else 0
+    return {"game": line.game, "title": game_title(line.game), "match": match.pk if match else None,
+            "base_ply": base_ply, "moves": list(moves), "ply": state.ply, "seat": seat,
+            "over": state.is_terminal, "legal_moves": [] if state.is_terminal else state.legal_notations(),
+            "board_svg": pictured["board_svg"], "last_move": pictured["last_move"],
+            "board_text": state.render_text(None), "budgets": budgets}
+
+
+def board_games() -> list[dict]:
+    """The games the analysis board opens (no hidden information), for its game list."""
+    return [{"slug": slug, "title": rules.title} for slug, rules in sorted(games.GAMES.items())
+            if not rules.has_hidden_information]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, lobby, matches, players, privacy, staff
+from .views import accounts, board, lobby, matches, players, privacy, staff
 
 # <id:...> is registered by matches.converters (imported first by the root URL conf).
 app_name = "web"
@@ -27,6 +27,10 @@ urlpatterns = [
     path("matches/<id:pk>/analysis/", matches.match_analysis, name="match-analysis"),
     path("matches/<id:pk>/position/", matches.match_position, name="match-position"),
     path("matches/<id:pk>/rematch/", matches.match_rematch, name="match-rematch"),
+    path("board/", board.board_page, name="board"),
+    path("board/position/", board.board_position, name="board-position"),
+    path("board/ask/", board.board_ask, name="board-ask"),
+    path("board/answers/<id:pk>/", board.board_answer, name="board-answer"),
     path("games/", players.games, name="games"),
     path("games/<slug:slug>/rules/", players.rules, name="rules"),
     path("games/<slug:slug>/leaderboard/", players.leaderboard, name="leaderboard"),

@@ -28,10 +28,12 @@ In two-player games easy and medium also err on purpose on 25 % (Glaisher 40 %) 
 Several games also offer an extra `uct` level (UCT with the game's evaluator) for comparison.
 `solvers/` proves Pearl Maze and Pearl Yard (`manage.py solve`); `analysis.py` turns analysed
 values into losses, classes and accuracy (docs/engines.md).
-`search` raises ValueError for a finished game.
+`search` raises ValueError for a finished game. `search_lines(state, count, limit, rng)` gives the
+best `count` moves (multi-PV), each with its value and line: alpha-beta and UCT natively, any
+other engine by searching the position after each move (`Engine._lines`).
 """
 from .base import (
-    LEVELS, Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, UnknownLevelError,
+    LEVELS, Budget, Engine, Evaluator, Limit, Lines, SearchResult, SearchTimeout, UnknownLevelError,
     outcome_rewards, to_value,
 )
 from .alphabeta import AlphaBetaEngine
@@ -47,7 +49,7 @@ from . import eleusis  # noqa: E402,F401  (New Eleusis: induction scientist, Pro
 
 __all__ = [
     "AlphaBetaEngine", "DEFAULT_LIMITS", "ENGINE_TABLE", "LEVELS", "Budget", "Engine", "Evaluator",
-    "Limit", "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
+    "Limit", "Lines", "MCTSEngine", "PlainMovePolicy", "RandomEngine", "SearchResult", "SearchTimeout",
     "UnknownLevelError", "get_analyser", "get_engine", "levels_for", "outcome_rewards", "register_levels",
     "to_value",
 ]

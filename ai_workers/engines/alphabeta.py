@@ -13,7 +13,9 @@ from random import Random
 
 from games import State
 
-from .base import Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, outcome_rewards
+from .base import (
+    Budget, Engine, Evaluator, Limit, Lines, SearchResult, SearchTimeout, outcome_rewards,
+)
 from .mcts import MCTSEngine
 
 HEURISTIC_CAP = 0.9
@@ -51,6 +53,17 @@ class AlphaBetaEngine(Engine):
         depth = min(limit.depth or MAX_DEPTH, self.max_depth)
         return (self.search_class or _Search)(self, state, rng, budget).run(depth)
 
+    def _lines(self, state: State, count: int, limit: Limit, rng: Random, budget: Budget) -> Lines:
+        """Multi-PV alpha-beta: the root keeps the `count` best moves exact (`_Search.run_lines`)."""
+        if state.players != 2:
+            return self.fallback._lines(state, count, limit, rng, budget)
+        if not limit.is_bounded:
+            limit = Limit(depth=1)
+        depth = min(limit.depth or MAX_DEPTH, self.max_depth)
+        search = (self.search_class or _Search)(self, state, rng, budget)
+        lines = search.run_lines(depth, count)
+        return Lines(lines, nodes=budget.nodes, depth=search.depth_done)
+
 
 class _Search:
     """The state of one alpha-beta search (tables live for a single `search` call)."""
@@ -74,6 +87,7 @@ class _Search:
         if len(self.root_moves) == 1:
             max_depth = min(max_depth, 1)
         for depth in range(1, max_depth + 1):
+            self.iteration_depth = depth
             try:
                 move, value = self._root(depth, best_move)
             except SearchTimeout:
@@ -92,6 +106,61 @@ class _Search:
         pv = self._pv(best_move, max(depth_done, 1))
         return SearchResult(move=best_move, value=max(-1.0, min(1.0, best_value)), pv=pv,
                             nodes=self.budget.nodes, depth=depth_done)
+
+    def run_lines(self, max_depth: int, count: int) -> list[SearchResult]:
+        """Iterative deepening that keeps the `count` best root moves exact (multi-PV): each
+        iteration searches every root move, the first `count` with a full window and the rest
+        with a null window at the `count`-th best value, re-searched when they beat it. The lines
+        of the deepest finished iteration, best first (before any: each move's static value)."""
+        count = min(count, len(self.root_moves))
+        if count == 1:
+            found = self.run(max_depth)
+            self.depth_done = found.depth
+            return [found]
+        self.prepare_lines(max_depth)
+        max_depth = self.max_lines_depth
+        done, self.depth_done = None, 0
+        for depth in range(1, max_depth + 1):
+            self.iteration_depth = depth
+            try:
+                scored = self._root_lines(depth, count)
+            except SearchTimeout:
+                break
+            done, self.depth_done = scored, depth
+            if self.budget.exhausted() or all(abs(v) >= 1.0 - MATE_STEP * MAX_DEPTH for v, _ in scored):
+                break
+        if done is None:
+            done = sorted(((self._static_after(m), m) for m in self.root_moves),
+                          key=lambda vm: -vm[0])[:count]
+        depth = max(self.depth_done, 1)
+        return [SearchResult(move=m, value=max(-1.0, min(1.0, v)), pv=self._pv(m, depth),
+                             depth=self.depth_done) for v, m in done]
+
+    def prepare_lines(self, max_depth: int) -> None:
+        """A hook for searches that adjust the root before a multi-PV search (FiveSearch)."""
+        self.max_lines_depth = max_depth
+
+    def _static_after(self, move) -> float:
+        seat, child = self.root.current_player, self.root.apply(move)
+        if child.is_terminal:
+            return self._terminal(child, seat, 1)
+        return self._static(child) * (1 if child.current_player == seat else -1)
+
+    def _root_lines(self, depth: int, count: int) -> list[tuple[float, object]]:
+        seat, scored = self.root.current_player, []
+        for move in self.root_moves:
+            child = self.root.apply(move)
+            floor = -2.0 if len(scored) < count else sorted(v for v, _ in scored)[-count]
+            if floor <= -2.0:
+                value = self._child(child, seat, depth - 1, -2.0, 2.0, 1)
+            else:
+                value = self._child(child, seat, depth - 1, floor, floor + 1e-9, 1)
+                if value > floor:
+                    value = self._child(child, seat, depth - 1, floor, 2.0, 1)
+            scored.append((value, move))
+        ranked = sorted(scored, key=lambda vm: -vm[0])       # stable: ties keep the search order
+        self.root_moves = [m for _, m in ranked]
+        return ranked[:count]
 
     def _root(self, depth: int, previous_best) -> tuple:
         moves = [previous_best] + [m for m in self.root_moves if m != previous_best]

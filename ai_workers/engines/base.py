@@ -75,6 +75,22 @@ class SearchResult:
     depth: int = 0
 
 
+@dataclass(frozen=True)
+class Lines:
+    """What a multi-line search returns: the best `count` root moves, best first, each a
+    `SearchResult` (its move, its value for the player to move, its principal line starting with
+    that move); `value` is the first line's, i.e. the position's value for the player to move."""
+
+    lines: list
+    nodes: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+
+    @property
+    def value(self) -> float:
+        return self.lines[0].value if self.lines else 0.0
+
+
 class Budget:
     """The running clock and node counter of one search.
 
@@ -108,6 +124,13 @@ class Budget:
     def remaining(self) -> float | None:
         """Seconds left before the deadline on the budget's clock (None without a time bound)."""
         return None if self.deadline is None else max(0.0, self.deadline - self.clock())
+
+
+def split_limit(limit: Limit, parts: int) -> Limit:
+    """One of `parts` equal shares of `limit` (at least one node, and one ply less of depth)."""
+    return Limit(seconds=None if limit.seconds is None else limit.seconds / parts,
+                 nodes=None if limit.nodes is None else max(1, limit.nodes // parts),
+                 depth=None if limit.depth is None else max(1, limit.depth - 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,6 +227,47 @@ class Engine(ABC):
     @abstractmethod
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
         """The engine's own search of a non-terminal `state` under `budget`."""
+
+    def search_lines(self, state: State, count: int = 1, limit: Limit | None = None,
+                     rng: Random | None = None) -> Lines:
+        """The best `count` moves in `state` (multi-PV), best first, each with its value for
+        `state.current_player` and its principal line, within `limit` (the whole search's)."""
+        if state.is_terminal:
+            raise ValueError("the game is over; there is no move to search for")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"a line count is a positive integer, not {count!r}")
+        limit = self.default_limit if limit is None else limit
+        rng = Random(0) if rng is None else rng
+        budget = Budget(limit)
+        found = self._lines(state, count, limit, rng, budget)
+        return replace(found, seconds=budget.elapsed())
+
+    def _lines(self, state: State, count: int, limit: Limit, rng: Random, budget: Budget) -> Lines:
+        """Multi-PV for any engine, by its own search: one line is `_search`; more search the
+        position after each legal move with an equal share of the budget (what the search says
+        of that position, turned to the root mover's side) and keep the best `count`. Searches
+        with a multi-PV of their own (alpha-beta, UCT) override this."""
+        moves = list(state.legal_moves())
+        if count == 1 or len(moves) == 1:
+            found = self._search(state, limit, rng, budget)
+            return Lines([found], nodes=found.nodes, depth=found.depth)
+        share = split_limit(limit, len(moves))
+        seat, scored = state.current_player, []
+        for move in moves:
+            child = state.apply(move)
+            if child.is_terminal:
+                budget.nodes += 1
+                scored.append(SearchResult(move, to_value(outcome_rewards(child)[seat]), [move], 1))
+                continue
+            part = Budget(share)
+            found = self._search(child, share, rng, part)
+            budget.nodes += part.nodes
+            value = found.value if child.current_player == seat else (
+                -found.value if state.players == 2 else 0.0)
+            scored.append(SearchResult(move, value, [move, *found.pv], part.nodes, depth=found.depth + 1))
+        scored.sort(key=lambda line: -line.value)          # stable: ties keep the generated order
+        return Lines(scored[:count], nodes=budget.nodes,
+                     depth=max((line.depth for line in scored[:count]), default=0))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.level} {self.default_limit}>"

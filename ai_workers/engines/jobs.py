@@ -8,6 +8,7 @@ it is pure: it imports only `games` and the engines. The server builds jobs from
     job = EngineJob.from_dict(payload)      # what travels through the broker (JSON)
     reply = run_reply(job)                   # kind "reply": the move for the seat to move
     rows = run_analysis(job)                 # kind "analysis": one row per analysed ply
+    lines = run_position(job)                # kind "position": the best `lines` moves, multi-PV
 """
 from __future__ import annotations
 
@@ -23,20 +24,22 @@ from .table import get_analyser, get_engine
 
 log = logging.getLogger(__name__)
 
-REPLY, ANALYSIS = "reply", "analysis"
-KINDS = (REPLY, ANALYSIS)
+REPLY, ANALYSIS, POSITION = "reply", "analysis", "position"
+KINDS = (REPLY, ANALYSIS, POSITION)
 PV_LENGTH = 8
+MAX_LINES = 5
 
 
 @dataclass(frozen=True)
 class EngineJob:
     """One unit of engine work.
 
-    `state` is the position's `to_dict()` snapshot (replies); `moves` is the notation record from
-    the start (analyses, with `seed` to rebuild hidden deals). `rng_seed` makes the search
-    reproducible without revealing the match seed; `seconds` is the budget per search. For an
-    analysis of a hidden-information game `seat` limits it to that seat's own turns, searched from
-    its own view."""
+    `state` is the position's `to_dict()` snapshot (replies, positions); `moves` is the notation
+    record from the start (analyses, with `seed` to rebuild hidden deals). `rng_seed` makes the
+    search reproducible without revealing the match seed; `seconds` is the budget per search. For
+    an analysis of a hidden-information game `seat` limits it to that seat's own turns, searched
+    from its own view. `lines` is how many best moves a position's search reports (multi-PV);
+    an analysis reports that many alternatives where a move was an inaccuracy or worse."""
 
     kind: str
     game: str
@@ -52,13 +55,16 @@ class EngineJob:
     moves: tuple[str, ...] = ()
     seed: int | None = None
     seat: int | None = None
+    lines: int = 1
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"an engine job is one of {KINDS}, not {self.kind!r}")
-        if self.kind == REPLY and self.state is None:
-            raise ValueError("a reply job carries the position (state)")
+        if self.kind in (REPLY, POSITION) and self.state is None:
+            raise ValueError(f"a {self.kind} job carries the position (state)")
+        if isinstance(self.lines, bool) or not isinstance(self.lines, int) or not 1 <= self.lines <= MAX_LINES:
+            raise ValueError(f"an engine job reports 1 to {MAX_LINES} lines, not {self.lines!r}")
         if self.kind == ANALYSIS and self.seed is None:
             raise ValueError("an analysis job carries the seed to replay its record")
 
@@ -103,12 +109,34 @@ def run_reply(job: EngineJob) -> Reply:
     return Reply(str(found.move), _clean(found.value), found.nodes, found.seconds, fallback)
 
 
+def run_position(job: EngineJob) -> dict:
+    """The best `job.lines` moves of the position (multi-PV, analysis: the level's search without
+    its deliberate errors): the position's value for the seat to move, and per line the move, its
+    value for that seat and its principal line (at most PV_LENGTH moves), best first."""
+    rules = games.get_game(job.game)
+    state = rules.state_from_dict(job.state)
+    if state.is_terminal:
+        raise games.GameOverError("the game is over in this position; there is no move to search for")
+    found = get_analyser(job.game, job.level).search_lines(
+        state, job.lines, limit=Limit(seconds=job.seconds), rng=_rng(job, state.ply))
+    return {"seat": state.current_player, "value": _clean(found.value),
+            "lines": [line_payload(line) for line in found.lines],
+            "nodes": found.nodes, "depth": found.depth, "seconds": round(found.seconds, 3)}
+
+
+def line_payload(line) -> dict:
+    """One engine line as stored and shown: the move, its value for the mover, the line."""
+    return {"move": str(line.move), "value": _clean(line.value),
+            "pv": [str(m) for m in line.pv[:PV_LENGTH]]}
+
+
 def run_analysis(job: EngineJob) -> list[dict]:
     """Search every position of the record (or only `seat`'s turns): per ply the seat that moved,
     the played move, the engine's best move in the position before it, that position's value for
     the seat that moved (`value` = `value_before`, the seat to move there; docs/analysis.md), the
     principal line, and the judgement of analysis.py (value after the move, loss, class,
-    accuracy)."""
+    accuracy); with `lines` > 1, the best alternatives at each inaccuracy or worse
+    (`candidates`)."""
     rules = games.get_game(job.game)
     engine = get_analyser(job.game, job.level)
     state = rules.new_state(players=job.players, seed=job.seed, options=job.options)
@@ -124,7 +152,26 @@ def run_analysis(job: EngineJob) -> list[dict]:
         # the game ended off the board (resignation, time): the last move needs a value after
         searched.append((None, state, None, None, engine.search(state, limit=limit,
                                                                 rng=_rng(job, len(job.moves) + 1))))
-    return _judged_rows(rules, job, searched)
+    rows = _judged_rows(rules, job, searched)
+    if job.seat is None and job.lines > 1:
+        _add_candidates(job, engine, rows, {ply: before for ply, before, *_ in searched if ply is not None})
+    return rows
+
+
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+
+
+def _add_candidates(job: EngineJob, engine, rows: list[dict], positions: dict) -> None:
+    """At every inaccuracy, mistake and blunder, the best `job.lines` moves of the position
+    before it (multi-PV, one more search of the ply's time), each with its value for the mover
+    and its line: what could have been played instead. Never in hidden-information analyses,
+    where a line would guess at cards the record never shows."""
+    limit = Limit(seconds=job.seconds)
+    for row in rows:
+        if row.get("classification") in FLAGGED:
+            found = engine.search_lines(positions[row["ply"]], job.lines, limit=limit,
+                                        rng=_rng(job, row["ply"]))
+            row["candidates"] = [line_payload(line) for line in found.lines]
 
 
 def _judged_rows(rules: games.Game, job: EngineJob, searched: list) -> list[dict]:

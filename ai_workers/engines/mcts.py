@@ -13,7 +13,7 @@ from random import Random
 
 from games import State
 
-from .base import Budget, Engine, Evaluator, Limit, SearchResult, SearchTimeout, to_value
+from .base import Budget, Engine, Evaluator, Limit, Lines, SearchResult, SearchTimeout, to_value
 
 DEPTH_ONLY_ITERATIONS = 1000   # a Limit with only `depth` set: this many iterations
 TIME_CHECK_PLIES = 16       # rollouts check the clock this often, so one long rollout cannot overrun
@@ -56,6 +56,28 @@ class MCTSEngine(Engine):
         self.cutoff = self.evaluator.playout_cutoff if cutoff is None else cutoff
 
     def _search(self, state: State, limit: Limit, rng: Random, budget: Budget) -> SearchResult:
+        return self._result(self._grow(state, limit, rng, budget), state, budget, rng)
+
+    def _lines(self, state: State, count: int, limit: Limit, rng: Random, budget: Budget) -> Lines:
+        """Multi-PV UCT: the `count` most visited root moves, each with its mean result for the
+        player to move and its most visited line."""
+        root = self._grow(state, limit, rng, budget)
+        if not root.children:
+            found = self._result(root, state, budget, rng)
+            return Lines([found], nodes=budget.nodes, depth=found.depth)
+        seat = state.current_player
+        ranked = sorted(root.children, key=lambda n: (-n.visits, -n.mean(seat)))[:count]
+        lines = []
+        for child in ranked:
+            pv, node = [child.move], child
+            while node.children:
+                node = max(node.children, key=lambda n, parent=node: (n.visits, n.mean(parent.player)))
+                pv.append(node.move)
+            lines.append(SearchResult(move=child.move, value=to_value(child.mean(seat)), pv=pv,
+                                      nodes=child.visits, depth=len(pv)))
+        return Lines(lines, nodes=budget.nodes, depth=max(line.depth for line in lines))
+
+    def _grow(self, state: State, limit: Limit, rng: Random, budget: Budget) -> Node:
         root = Node(state, None)
         root.expandable(rng)
         if limit.seconds is None and limit.nodes is None:
@@ -66,7 +88,7 @@ class MCTSEngine(Engine):
             except SearchTimeout:
                 break
             budget.nodes += 1
-        return self._result(root, state, budget, rng)
+        return root
 
     # -- one iteration -------------------------------------------------------------------------
     def _iterate(self, root: Node, rng: Random, budget: Budget, max_depth: int | None) -> None:

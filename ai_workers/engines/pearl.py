@@ -216,6 +216,14 @@ class FiveSearch(_Search):
             self.root_moves = _urgent_first(root, self.root_moves, gaps(root, 0) | gaps(root, 1))
         return super().run(max_depth)
 
+    def prepare_lines(self, max_depth: int) -> None:
+        """Multi-PV: the same root order (winning pushes, then pushes reaching a gap point)."""
+        root = self.root
+        wins = winning_moves(root, root.turn)
+        hot = gaps(root, 0) | gaps(root, 1)
+        self.root_moves = _urgent_first(root, _first(self.root_moves, wins), hot)
+        self.max_lines_depth = max_depth
+
 
 def _urgent_first(state, moves: list, hot: int) -> list:
     """`moves` with those whose run reaches a gap point (either colour's) first."""
@@ -395,10 +403,6 @@ class SurvivalSearch(_Search):
     plain UCT (docs/engines.md §5.2)."""
 
     CRAMPED = 2
-
-    def _root(self, depth: int, previous_best) -> tuple:
-        self.iteration_depth = depth
-        return super()._root(depth, previous_best)
 
     def _negamax(self, state, depth: int, alpha: float, beta: float, ply: int) -> float:
         if (depth <= 0 and ply <= 2 * self.iteration_depth

@@ -5,7 +5,7 @@ from random import Random
 
 from games import State
 
-from .base import Budget, Engine, Limit, SearchResult
+from .base import Budget, Engine, Limit, Lines, SearchResult
 
 
 class RandomEngine(Engine):
@@ -62,3 +62,7 @@ class Erring(Engine):
         move = others[rng.randrange(len(others))]
         return SearchResult(move=move, value=found.value, pv=[move], nodes=found.nodes,
                             depth=found.depth)
+
+    def _lines(self, state: State, count: int, limit: Limit, rng: Random, budget: Budget) -> Lines:
+        """Lines are what the search finds: a level's deliberate errors never show in them."""
+        return self.searcher._lines(state, count, limit, rng, budget)

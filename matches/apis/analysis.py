@@ -20,6 +20,12 @@ class AnalysisIn(serializers.Serializer):
                                   help_text="an engine level other than random")
 
 
+class CandidateOut(serializers.Serializer):
+    move = serializers.CharField()
+    value = serializers.FloatField(help_text="the position after this move, for the mover: -1..1")
+    pv = serializers.ListField(child=serializers.CharField(), help_text="the line, starting with `move`")
+
+
 class AnalysedPlyOut(serializers.Serializer):
     ply = serializers.IntegerField(help_text="the ply of the played move (1 = the first move)")
     seat = serializers.IntegerField(help_text="the seat that moved (the seat to move in the analysed position)")
@@ -40,6 +46,9 @@ class AnalysedPlyOut(serializers.Serializer):
     accuracy = serializers.FloatField(allow_null=True, help_text="move accuracy, 0–100 (lichess's formula)")
     pv = serializers.ListField(child=serializers.CharField(), help_text="the engine's principal line")
     nodes = serializers.IntegerField()
+    candidates = CandidateOut(many=True, help_text=(
+        "at an inaccuracy, mistake or blunder: the engine's best moves in the position before it "
+        "(multi-PV, best first), each with its value for `seat` and its line; empty elsewhere"))
 
 
 class ScaleOut(serializers.Serializer):

@@ -68,6 +68,31 @@ class JapaneseOut(serializers.Serializer):
     options = serializers.DictField(child=NameOut(), help_text="option name → its Japanese name and summary")
 
 
+class LevelStrengthOut(serializers.Serializer):
+    level = serializers.CharField()
+    elo = serializers.FloatField(allow_null=True, help_text=(
+        "Elo relative to random (the sum of the measured gaps up the ladder); null: no game lost on "
+        "the way, so unbounded above (elo_low is the bound)"))
+    elo_low = serializers.FloatField(allow_null=True, help_text="95 % lower bound (sum of the gaps' bounds)")
+    elo_high = serializers.FloatField(allow_null=True, help_text="95 % upper bound; null: unbounded")
+    games = serializers.IntegerField(help_text="games played on the way up from random")
+    decision = serializers.CharField(allow_null=True, help_text=(
+        "the SPRT on the gap to the level below: H1 (at least elo1 stronger), H0 (not), null (undecided)"))
+
+
+class StrengthRunOut(serializers.Serializer):
+    command = serializers.CharField(help_text="the bench.levels run that measured it")
+    date = serializers.CharField()
+    budgets = serializers.CharField(help_text="nodes (from the level's time budget × scale) or CPU seconds")
+    scale = serializers.FloatField(help_text="the factor on every level's time budget")
+    sprt = serializers.DictField(allow_null=True)
+
+
+class LevelStrengthTableOut(serializers.Serializer):
+    levels = LevelStrengthOut(many=True)
+    run = StrengthRunOut()
+
+
 class GameOut(serializers.Serializer):
     slug = serializers.SlugField()
     title = serializers.CharField()
@@ -87,6 +112,9 @@ class GameOut(serializers.Serializer):
     rules_page = serializers.CharField(help_text="the rules document's path in the repository")
     rules_url = serializers.CharField(help_text="the rules document: GET it as Markdown, or as HTML with ?format=html")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
+    level_strength = LevelStrengthTableOut(allow_null=True, help_text=(
+        "each level's measured strength relative to random (python -m bench.levels --sprt; "
+        "docs/engines.md §5.3); null where not measured"))
 
 
 class GameListApi(Api):

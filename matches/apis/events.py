@@ -47,6 +47,7 @@ KIND_PAYLOADS = {
     "match_finished": "{match, result}",
     "time_warning": "{match, ply, deadline}: your deadline is near",
     "analysis_done": "{analysis, match}",
+    "position_done": "{position, status (done|failed)}: the lines you asked for in a position (analysis board)",
     "ladder_forfeit": "{ladder, challenge, forfeited_by}: a ladder challenge went unanswered",
     "tournament_round": "{tournament, round}: a new round is paired and its games started",
     "tournament_finished": "{tournament}",

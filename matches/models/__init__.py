@@ -1,7 +1,7 @@
 """Match records (design §1): thin models with database constraints; logic lives in services.
 
 One module per concern; every model is importable from `matches.models`."""
-from .analysis import Analysis
+from .analysis import Analysis, PositionAnalysis
 from .challenges import Challenge, ChallengeSeat
 from .conditional import ConditionalMoves
 from .events import Event
@@ -16,5 +16,5 @@ from .tournaments import Tournament, TournamentEntry, TournamentGame
 from .vacations import Vacation
 
 __all__ = ["AI_LEVEL_MAX", "Analysis", "ApiToken", "Challenge", "ChallengeSeat", "ConditionalMoves", "EngineJob",
-           "Event", "Ladder", "LadderEntry", "LadderEvent", "Match", "MatchSeat", "Move", "Profile", "Rating",
+           "Event", "Ladder", "LadderEntry", "LadderEvent", "Match", "MatchSeat", "Move", "PositionAnalysis", "Profile", "Rating",
            "RatingChange", "Seat", "Tournament", "TournamentEntry", "TournamentGame", "Vacation"]

@@ -27,6 +27,7 @@ class Event(models.Model):
         MATCH_FINISHED = "match_finished"
         TIME_WARNING = "time_warning"
         ANALYSIS_DONE = "analysis_done"
+        POSITION_DONE = "position_done"        # a position's lines asked for are ready (or failed)
         LADDER_FORFEIT = "ladder_forfeit"
         TOURNAMENT_ROUND = "tournament_round"
         TOURNAMENT_FINISHED = "tournament_finished"

@@ -1,4 +1,4 @@
-"""The engine-work outbox: one row per engine reply or analysis, written in the transaction that
+"""The engine-work outbox: one row per engine reply, analysis or position's lines, written in the transaction that
 makes the work necessary, so no request can commit without its engine work being on record."""
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class EngineJob(models.Model):
     class Kind(models.TextChoices):
         REPLY = "reply"
         ANALYSIS = "analysis"
+        POSITION = "position"
 
     class Lane(models.TextChoices):
         """The broker queue: replies never wait behind analyses, people's analyses never behind
@@ -38,8 +39,11 @@ class EngineJob(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     lane = models.CharField(max_length=20, choices=Lane.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="engine_jobs")
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="engine_jobs", help_text="empty for a position's lines")
     analysis = models.OneToOneField("Analysis", null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="job")
+    position = models.OneToOneField("PositionAnalysis", null=True, blank=True, on_delete=models.CASCADE,
                                     related_name="job")
     ply = models.PositiveIntegerField(help_text="the ply the engine looks at (analyses: up to)")
     level = models.CharField(max_length=AI_LEVEL_MAX)
@@ -63,8 +67,10 @@ class EngineJob(models.Model):
             # A match waits for one engine move at a time: one live reply job.
             models.UniqueConstraint(fields=["match"], condition=Q(kind="reply", status__in=["queued", "sent", "running"]),
                                     name="engine_job_one_live_reply"),
-            models.CheckConstraint(condition=Q(kind="reply") | Q(analysis__isnull=False),
-                                   name="engine_job_analysis_has_its_row"),
+            models.CheckConstraint(condition=Q(kind="reply", match__isnull=False)
+                                   | Q(kind="analysis", analysis__isnull=False, match__isnull=False)
+                                   | Q(kind="position", position__isnull=False),
+                                   name="engine_job_has_its_row"),
         ]
 
     def __str__(self) -> str:

@@ -13,7 +13,7 @@ JUDGED_FIELDS = ("value_before", "value_after", "loss", "classification", "accur
 
 def analysis_payload(analysis: Analysis) -> dict:
     match = analysis.match
-    rows = [{**dict.fromkeys(JUDGED_FIELDS), **row} for row in analysis.results or []]
+    rows = [{**dict.fromkeys(JUDGED_FIELDS), "candidates": [], **row} for row in analysis.results or []]
     return {"id": analysis.pk, "match": analysis.match_id, "level": analysis.level,
             "status": analysis.status, "upto_ply": analysis.upto_ply, "seat": analysis.seat,
             "results": rows, "summary": _summary(match.game, match.players, rows),

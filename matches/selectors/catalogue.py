@@ -11,6 +11,7 @@ from markdown.extensions.toc import slugify_unicode
 import games
 from ai_workers.engines import LEVELS
 from games.names_ja import japanese
+from ai_workers.engines.strength import measured
 from matches.errors import ServiceError
 
 RULES_MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "toc"]
@@ -18,7 +19,20 @@ RULES_MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "toc"]
 
 def game_entry(rules: games.Game) -> dict:
     return {**rules.describe(), "ai_levels": list(LEVELS), "ja": japanese(rules.slug),
-            "rules_url": reverse("game-rules", kwargs={"slug": rules.slug})}
+            "rules_url": reverse("game-rules", kwargs={"slug": rules.slug}),
+            "level_strength": level_strength(rules.slug)}
+
+
+def level_strength(slug: str) -> dict | None:
+    """The levels' measured strength relative to `random` (bench.levels' committed results), with
+    the run behind it; None for a game not measured."""
+    found = measured(slug)
+    if found is None:
+        return None
+    levels = [{"level": level, **{k: found["levels"][level].get(k) for k in
+                                  ("elo", "elo_low", "elo_high", "games", "decision")}}
+              for level in LEVELS if level in found["levels"]]
+    return {"levels": levels, "run": found["run"]}
 
 
 def is_japanese(language: str | None) -> bool:

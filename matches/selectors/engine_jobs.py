@@ -9,7 +9,7 @@ from django.db.models import Count
 import games
 from ai_workers.engines import get_engine
 from ai_workers.engines import jobs as work
-from matches.models import Analysis, EngineJob, Match, MatchSeat
+from matches.models import Analysis, EngineJob, Match, MatchSeat, PositionAnalysis
 
 
 def engine_to_move(match: Match, seats: Sequence[MatchSeat]) -> bool:
@@ -29,7 +29,9 @@ def reply_budget(game: str, level: str) -> float:
 
 
 def analysis_budget(analysis: Analysis) -> float:
-    return settings.ANALYSIS_SECONDS_PER_PLY * analysis.upto_ply
+    """The analysis's thinking time: a search per ply, and at most one more per ply for the
+    candidates of a move judged an inaccuracy or worse."""
+    return 2 * settings.ANALYSIS_SECONDS_PER_PLY * analysis.upto_ply
 
 
 def reply_job(match: Match, seats: Sequence[MatchSeat], job_id: int | None = None) -> work.EngineJob:
@@ -48,7 +50,16 @@ def analysis_job(analysis: Analysis, job_id: int | None = None) -> work.EngineJo
                           level=analysis.level, ply=analysis.upto_ply,
                           seconds=settings.ANALYSIS_SECONDS_PER_PLY, rng_seed=_rng_seed(match),
                           match_id=match.pk, job_id=job_id, moves=moves, seed=match.seed,
-                          seat=analysis.seat)
+                          seat=analysis.seat, lines=settings.ANALYSIS_CANDIDATES)
+
+
+def position_job(position: PositionAnalysis, job_id: int | None = None) -> work.EngineJob:
+    """A position's lines: the snapshot, the level, its thinking time and the line count; the
+    search's randomness is derived from the position, so equal requests search alike."""
+    return work.EngineJob(kind=work.POSITION, game=position.game, options=position.options,
+                          players=position.players, level=position.level, ply=position.ply,
+                          seconds=position.seconds, rng_seed=int(position.state_key[:15], 16),
+                          job_id=job_id, state=position.state, lines=position.lines)
 
 
 def job_payload(job: EngineJob) -> dict | None:
@@ -62,6 +73,9 @@ def job_payload(job: EngineJob) -> dict | None:
         if match.ply != job.ply or not engine_to_move(match, seats):
             return None
         return reply_job(match, seats, job_id=job.pk).to_dict()
+    if job.kind == EngineJob.Kind.POSITION:
+        position = PositionAnalysis.objects.filter(pk=job.position_id).first()
+        return position_job(position, job_id=job.pk).to_dict() if position is not None else None
     analysis = Analysis.objects.select_related("match").filter(pk=job.analysis_id).first()
     return analysis_job(analysis, job_id=job.pk).to_dict() if analysis is not None else None
 

@@ -46,6 +46,6 @@ def engine_jobs_query(status: str | None = None, match_id: int | None = None) ->
 
 def engine_job_payload(job: EngineJob) -> dict:
     return {"id": job.pk, "kind": job.kind, "lane": job.lane, "status": job.status, "match": job.match_id,
-            "analysis": job.analysis_id, "ply": job.ply, "level": job.level, "user": job.user_id,
+            "analysis": job.analysis_id, "position": job.position_id, "ply": job.ply, "level": job.level, "user": job.user_id,
             "attempts": job.attempts, "last_error": job.last_error, "created_at": job.created_at,
             "finished_at": job.finished_at}

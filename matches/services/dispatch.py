@@ -29,7 +29,7 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 
 from matches import redis_link
-from matches.models import Analysis, EngineJob, Match, MatchSeat
+from matches.models import Analysis, EngineJob, Match, MatchSeat, PositionAnalysis
 from matches.selectors import engine_jobs
 from pearlsite import metrics
 
@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 Kind, Lane, Status = EngineJob.Kind, EngineJob.Lane, EngineJob.Status
 REPLY_TASK = "ai_workers.tasks.engine_reply"
 ANALYSIS_TASK = "ai_workers.tasks.engine_analysis"
-TASKS = {Kind.REPLY: REPLY_TASK, Kind.ANALYSIS: ANALYSIS_TASK}
+POSITION_TASK = "ai_workers.tasks.engine_position"
+TASKS = {Kind.REPLY: REPLY_TASK, Kind.ANALYSIS: ANALYSIS_TASK, Kind.POSITION: POSITION_TASK}
 REPLY_QUEUE = Lane.REPLY.value
 USER_ANALYSIS_QUEUE, SYSTEM_ANALYSIS_QUEUE = Lane.ANALYSIS_USER.value, Lane.ANALYSIS_SYSTEM.value
 LANES = tuple(Lane)
@@ -75,6 +76,17 @@ def schedule_analyses(analyses: Sequence[Analysis], lane: str = USER_ANALYSIS_QU
         metrics.engine_job_state(lane, Status.QUEUED, len(jobs))
         _release_after_commit([lane])
     return jobs
+
+
+def schedule_position(position: PositionAnalysis) -> EngineJob:
+    """A position's lines (the analysis board): on the people's analysis lane, counted against
+    the requester's fair share like an analysis."""
+    job = EngineJob.objects.create(
+        kind=Kind.POSITION, lane=Lane.ANALYSIS_USER, match=None, position=position, ply=position.ply,
+        level=position.level, user_id=position.requested_by_id, budget_seconds=position.seconds)
+    metrics.engine_job_state(Lane.ANALYSIS_USER, Status.QUEUED)
+    _release_after_commit([Lane.ANALYSIS_USER])
+    return job
 
 
 def _release_after_commit(lanes: list[str]) -> None:

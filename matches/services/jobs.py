@@ -1,7 +1,7 @@
 """Engine jobs from the workers' side, and the sweep that keeps them moving.
 
 A worker takes a job (`job_started`: running, with a lease of 2 x its thinking time + a grace),
-and hands the result back (`reply_done`, `analysis_done`) or its error (`job_error`); each end frees
+and hands the result back (`reply_done`, `analysis_done`, `position_done`) or its error (`job_error`); each end frees
 a slot, so the next fair job is sent at once. The sweep (beat, every ~30 s) takes back jobs whose
 lease ran out (a worker died, or a message was lost) and sends whatever is queued, e.g. after the
 broker was down. A job started `ENGINE_MAX_ATTEMPTS` times is given up: an analysis fails; a reply
@@ -22,7 +22,7 @@ from matches.models import Analysis, EngineJob, Match
 from matches.selectors.matches import match_state
 from pearlsite import metrics
 
-from . import analysis, dispatch, play
+from . import analysis, dispatch, play, positions
 
 log = logging.getLogger(__name__)
 Status = EngineJob.Status
@@ -36,6 +36,9 @@ def job_started(*, job_id: int, match_id: int | None, retry: bool = False) -> bo
     if job is None:
         return False
     if job.kind == EngineJob.Kind.ANALYSIS and not analysis.analysis_started(analysis_id=job.analysis_id):
+        dispatch.job_finish(job_id, lane=job.lane)
+        return False
+    if job.kind == EngineJob.Kind.POSITION and not positions.position_started(position_id=job.position_id):
         dispatch.job_finish(job_id, lane=job.lane)
         return False
     return True
@@ -66,6 +69,28 @@ def analysis_refused(*, job_id: int, error: str) -> None:
     with transaction.atomic():
         if dispatch.job_finish(job_id, Status.FAILED, error, lane=job.lane):
             analysis.analysis_failed(analysis_id=job.analysis_id, error=error)
+    dispatch.release(_lanes_after(job))
+
+
+def position_done(*, job_id: int, result: dict) -> None:
+    """A position's lines, written to its row (once: a duplicate finds the job closed)."""
+    job = EngineJob.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    with transaction.atomic():
+        if dispatch.job_finish(job_id, lane=job.lane):
+            positions.position_complete(position_id=job.position_id, result=result)
+    dispatch.release(_lanes_after(job))
+
+
+def position_refused(*, job_id: int, error: str) -> None:
+    """The position cannot be searched (the rules refuse it): no retry helps."""
+    job = EngineJob.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    with transaction.atomic():
+        if dispatch.job_finish(job_id, Status.FAILED, error, lane=job.lane):
+            positions.position_failed(position_id=job.position_id, error=error)
     dispatch.release(_lanes_after(job))
 
 
@@ -117,13 +142,15 @@ def job_retry(*, job_id: int) -> EngineJob:
         raise ServiceError("engine_job_not_found", f"no engine job {job_id}")
     # The match row first, then the job's, in the order a reply being written takes them.
     match = Match.objects.select_for_update().filter(pk=job.match_id).first()
-    job = EngineJob.objects.select_for_update(of=("self",)).select_related("analysis").get(pk=job_id)
+    job = EngineJob.objects.select_for_update(of=("self",)).select_related("analysis", "position").get(pk=job_id)
     reason = _why_not_retryable(job, match)
     if reason:
         raise ServiceError("job_not_retryable", f"engine job {job_id} cannot run again: {reason}",
                            detail={"reason": reason})
     if job.kind == EngineJob.Kind.ANALYSIS:
         analysis.analysis_requeued(analysis_id=job.analysis_id)
+    if job.kind == EngineJob.Kind.POSITION:
+        positions.position_requeued(position_id=job.position_id)
     dispatch.job_reopen(job)
     job.refresh_from_db()
     return job
@@ -135,6 +162,9 @@ def _why_not_retryable(job: EngineJob, match: Match | None) -> str:
     if job.kind == EngineJob.Kind.ANALYSIS:
         done = job.analysis is None or job.analysis.status == Analysis.Status.DONE
         return "the analysis is done" if done else ""
+    if job.kind == EngineJob.Kind.POSITION:
+        done = job.position is None or job.position.status == job.position.Status.DONE
+        return "the lines are done" if done else ""
     seats = list(match.seats.order_by("seat")) if match else []
     if match is None or match.ply != job.ply or not dispatch.engine_to_move(match, seats):
         return "the match has moved on"
@@ -151,6 +181,12 @@ def _give_up(job: EngineJob, error: str) -> bool:
             closed = dispatch.job_finish(job.pk, Status.FAILED, error, lane=job.lane)
             if closed:
                 analysis.analysis_failed(analysis_id=job.analysis_id, error="the engine could not finish")
+        return closed
+    if job.kind == EngineJob.Kind.POSITION:
+        with transaction.atomic():
+            closed = dispatch.job_finish(job.pk, Status.FAILED, error, lane=job.lane)
+            if closed:
+                positions.position_failed(position_id=job.position_id, error="the engine could not finish")
         return closed
     match = Match.objects.filter(pk=job.match_id).first()
     seats = list(match.seats.order_by("seat")) if match else []

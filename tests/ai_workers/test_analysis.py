@@ -100,3 +100,23 @@ def test_a_level_position_reads_zero_in_the_graph_series_from_either_side():
     assert [p["value"] for p in points] == [0.0, 0.0, 0.0, None]
     assert all(math.copysign(1.0, p["value"]) == 1.0 for p in points if p["value"] is not None)
     assert json.dumps(points[1]) == '{"ply": 4, "value": 0.0}'
+
+
+def test_a_blunder_carries_the_best_alternatives():
+    moves = _losing_yard_record()
+    rows = run_analysis(_job("pearl-yard", moves, lines=3))
+    blunder = rows[0]
+    candidates = blunder["candidates"]
+    state = games.get_game("pearl-yard").new_state()
+    assert 1 <= len(candidates) <= 3 and len({c["move"] for c in candidates}) == len(candidates)
+    assert all(c["move"] in state.legal_notations() and c["pv"][0] == c["move"] for c in candidates)
+    values = [c["value"] for c in candidates]
+    assert values == sorted(values, reverse=True)
+    # the best alternative keeps the forced win the played S threw away
+    assert candidates[0]["value"] > 0.9 and blunder["played"] not in [c["move"] for c in candidates[:1]]
+    assert all("candidates" not in r for r in rows[1:])              # best play: nothing to suggest
+
+
+def test_an_analysis_asked_for_one_line_has_no_candidates():
+    moves = _losing_yard_record()
+    assert "candidates" not in run_analysis(_job("pearl-yard", moves))[0]

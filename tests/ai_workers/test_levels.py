@@ -118,3 +118,76 @@ def test_the_report_has_a_row_per_game_and_a_cell_per_pairing():
     cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
     assert cells[0].startswith("100 % (100/0/0), +∞ [+5") and cells[1] == "—"
     assert cells[2].startswith("65 % (60/10/30), +108 [") and cells[3] == "—"
+
+
+# -- sequential testing and the strength table (bench.levels --sprt --strength) ------------------
+
+def _pairing(wins: int, draws: int, losses: int):
+    pairing = Pairing("g", "medium", "easy")
+    for result, n in ((1.0, wins), (0.5, draws), (0.0, losses)):
+        for _ in range(n):
+            pairing.games += 1
+            pairing.points += result
+            pairing.points_sq += result * result
+    return pairing
+
+
+def test_the_sprt_accepts_a_clear_gap_rejects_none_and_waits_in_between():
+    from types import SimpleNamespace
+
+    from bench.levels import sprt_bounds, sprt_decision, sprt_llr
+
+    args = SimpleNamespace(elo0=0.0, elo1=100.0, alpha=0.05, beta=0.05, min_games=10)
+    lower, upper = sprt_bounds(0.05, 0.05)
+    assert lower == pytest.approx(-math.log(19)) and upper == pytest.approx(math.log(19))
+    assert sprt_decision(_pairing(4, 0, 0), args) is None               # too few games yet
+    assert sprt_decision(_pairing(18, 0, 2), args) == "H1"
+    assert sprt_decision(_pairing(40, 20, 40), args) == "H0"           # even: no gap
+    assert sprt_decision(_pairing(7, 0, 5), args) is None              # 58 %: not yet decided
+    # the LLR grows with the evidence, and a score between s0 and s1 sits between the bounds
+    assert sprt_llr(_pairing(30, 0, 10), 0, 100) > sprt_llr(_pairing(15, 0, 5), 0, 100) > 0
+
+
+def test_the_strength_table_chains_the_gaps_up_from_random():
+    from bench.levels import level_strength
+
+    rows = [{**_pairing(15, 0, 5).as_dict(), "a": a, "b": b, "decision": "H1"}
+            for a, b in (("easy", "random"), ("medium", "easy"))]
+    rows.append({**_pairing(10, 0, 0).as_dict(), "a": "strong", "b": "medium", "decision": "H1"})
+    table = level_strength(rows)
+    gap = elo(0.75)
+    assert table["random"]["elo"] == 0.0
+    assert table["easy"]["elo"] == pytest.approx(gap, abs=0.1) and table["easy"]["games"] == 20
+    assert table["medium"]["elo"] == pytest.approx(2 * gap, abs=0.2) and table["medium"]["games"] == 40
+    assert table["medium"]["elo_low"] < table["medium"]["elo"] < table["medium"]["elo_high"]
+    # unbeaten at the top: unbounded above, with a finite lower bound
+    assert table["strong"]["elo"] is None and table["strong"]["elo_high"] is None
+    assert table["strong"]["elo_low"] > table["medium"]["elo_low"] and table["strong"]["games"] == 50
+
+
+def test_a_sequential_run_stops_when_decided_and_writes_the_table(tmp_path, monkeypatch):
+    import json
+
+    import bench.levels as bench
+
+    played = []
+
+    def rigged(task):               # the stronger level always wins: decided after --min-games
+        played.append(task)
+        winner = next(seat for seat, (level, _) in enumerate(task.seats) if level == max(
+            (lvl for lvl, _ in task.seats), key=["random", "easy", "medium", "strong"].index))
+        return {"ply": 10, "finished": True, "winners": [winner], "scores": []}
+
+    monkeypatch.setattr(bench, "play", rigged)
+    monkeypatch.setattr(bench, "node_budget", lambda *args: 5)
+    out = tmp_path / "strength.json"
+    out.write_text(json.dumps({"games": {"other": {"levels": {}, "run": {}, "pairings": []}}}))
+    assert bench.main(["hasami-shogi", "--sprt", "--games", "40", "--workers", "1", "--min-games", "6",
+                       "--strength", str(out)]) == 0
+    assert len(played) == 3 * 6                   # every pairing stopped at its sixth game
+    data = json.loads(out.read_text())
+    assert "other" in data["games"]               # merged, not replaced
+    entry = data["games"]["hasami-shogi"]
+    assert [p["decision"] for p in entry["pairings"]] == ["H1", "H1", "H1"]
+    assert entry["levels"]["strong"]["games"] == 18 and entry["run"]["sprt"]["elo1"] == 100.0
+    assert entry["run"]["command"].startswith("python -m bench.levels hasami-shogi --sprt")

@@ -79,3 +79,19 @@ def test_the_standard_starts_are_proved(options, steps, positions):
     for step in found.line:
         end = end.play(step)
     assert end.is_terminal and end.outcome.scores == (float(steps),)
+
+
+def test_the_documented_n5_lower_bound_replays_under_the_rules():
+    """docs/engines.md §1.1 keeps the best proven lower bound for n=5 (a walk of 166 steps found
+    by the memoised search): the rules replay it step by step to a stuck black pearl."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engines.md").read_text(encoding="utf-8")
+    assert "**≥ 166** (not proved)" in text
+    walk = re.search(r"```\n([RDLU]{100,})\n```", text).group(1)
+    state = games.get_game("pearl-maze").new_state(options={"n": 5})
+    for step in walk:
+        state = state.play(step)
+    assert len(walk) == 166 and state.is_terminal
+    assert state.outcome.scores == (166.0,) and state.outcome.termination.value == "no_moves"

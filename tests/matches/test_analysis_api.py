@@ -90,3 +90,24 @@ def test_analyses_stored_before_judgements_read_with_nulls(as_alice, as_bob, ano
     assert done["summary"]["seats"][0] == {"seat": 0, "moves": 1, "forced": 0, "best": 0, "good": 0,
                                            "inaccuracy": 0, "mistake": 0, "blunder": 0,
                                            "average_loss": None, "accuracy": None}
+
+
+def test_a_blunder_in_the_api_carries_its_candidates(as_alice, as_bob, anon, settings,
+                                                     django_capture_on_commit_callbacks):
+    """Pearl Yard, Police first on 9×9: S throws the forced win away (docs/engines.md §1.2); the
+    analysis names the blunder and the moves that keep the win, with their values and lines."""
+    from tests.ai_workers.test_analysis import _losing_yard_record
+
+    settings.ANALYSIS_SECONDS_PER_PLY = 1.0          # the proofs finish in milliseconds
+    moves = _losing_yard_record()
+    match_id = start_match(as_alice, as_bob, game="pearl-yard")
+    for ply, move in enumerate(moves):
+        play(as_alice if ply % 2 == 0 else as_bob, match_id, move, ply=ply)
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = as_alice.post(f"/api/v1/matches/{match_id}/analysis/", {"level": "strong"}, format="json")
+    done = anon.get(f"/api/v1/analyses/{queued.json()['id']}/").json()
+    first = done["results"][0]
+    assert first["classification"] == "blunder" and first["played"] == "S"
+    assert first["candidates"] and first["candidates"][0]["value"] > 0.9
+    assert all(c["pv"][0] == c["move"] for c in first["candidates"])
+    assert all(r["candidates"] == [] for r in done["results"][1:])

@@ -3,7 +3,8 @@ anonymous, staff, blocked, suspended} → the status each gets. The operations a
 endpoint added without its row here fails `test_every_operation_has_a_row`.
 
 The world: alice (player, seat 0, to move) and bob (opponent, seat 1) in a live Hasami Shogi match
-with no moves yet; a finished match of theirs with an analysis alice asked for; alice's pending
+with no moves yet; a finished match of theirs with an analysis alice asked for; carol's question
+about the start position (the analysis board); alice's pending
 challenge to bob; a ladder with alice at #1 and bob at #2; alice's round-robin, open, which alice
 and bob have entered. carol (spectator) and dave (stranger)
 have accounts and no part in any of it; erin is staff and plays nowhere. gina (blocked) has no part
@@ -71,6 +72,10 @@ MATRIX = {
     ("match-board", "GET"): ("match", None, _all(200)),
     ("match-analysis", "POST"): ("finished", {"level": "medium"}, _auth(202)),   # easy exists: 200
     ("analysis-detail", "GET"): ("analysis", None, _all(200)),
+    # the live match has no moves: its seats may not ask about the start, nor read carol's answer
+    ("position-create", "POST"): (None, {"game": "hasami-shogi", "level": "easy"},
+                                  _seated(409, 409, 200)),    # carol asked already: the stored row
+    ("position-detail", "GET"): ("position", None, {**_all(200), "player": 409, "opponent": 409}),
     ("player-detail", "GET"): ("player", None, _all(200)),
     ("ladder-list", "GET"): (None, None, _all(200)),
     ("ladder-list", "POST"): (None, lambda role: {"name": f"ladder of {role}", "game": "hasami-shogi"},
@@ -177,6 +182,7 @@ def world(alice, bob, carol, dave, django_user_model):
         challenges,
         dispatch,
         ladders,
+        positions,
         results,
         tournaments,
     )
@@ -190,6 +196,7 @@ def world(alice, bob, carol, dave, django_user_model):
     failed = analysis.analysis_request(match_id=finished.pk, user=alice, level="strong").job
     dispatch.job_finish(failed.pk, "failed", "the worker crashed")
     pending = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"])
+    start, _ = positions.position_request(user=carol, moves=[], game="hasami-shogi", level="easy")
     ladder = Ladder.objects.create(name="the ladder", game="hasami-shogi", options={})
     for user in (alice, bob):
         ladders.ladder_join(ladder_id=ladder.pk, user=user)
@@ -214,7 +221,7 @@ def world(alice, bob, carol, dave, django_user_model):
     blocks.block_create(blocker=alice, username="gina")
     users = {"player": alice, "opponent": bob, "spectator": carol, "stranger": dave, "staff": erin,
              "blocked": gina, "suspended": frank}
-    targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk},
+    targets = {"match": {"pk": live.pk}, "finished": {"pk": finished.pk}, "analysis": {"pk": job.pk}, "position": {"pk": start.pk},
                "challenge": {"pk": pending.pk}, "ladder": {"pk": ladder.pk}, "player": {"username": "bob"},
                "game": {"slug": "hasami-shogi"}, "token": {"pk": alice_token.pk}, "tournament": {"pk": cup.pk},
                 "player-game": {"username": "bob", "game": "hasami-shogi"}, "failed-job": {"pk": failed.pk},

@@ -103,3 +103,54 @@ def test_rules_errors_answer_in_json(anon):
 def test_rules_options_answer_in_json(anon):
     response = anon.options("/api/v1/games/glaisher/rules/?format=html")
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
+
+
+def test_the_catalogue_shows_each_level_s_measured_strength(client, tmp_path, monkeypatch):
+    """From the committed results of bench.levels (ai_workers/engines/strength.json); a game
+    without a measurement says null."""
+    import json
+
+    from ai_workers.engines import strength
+
+    table = {"games": {"hasami-shogi": {
+        "levels": {"random": {"elo": 0.0, "elo_low": 0.0, "elo_high": 0.0, "games": 0, "decision": None},
+                   "easy": {"elo": None, "elo_low": 198.0, "elo_high": None, "games": 12, "decision": "H1"},
+                   "medium": {"elo": 450.5, "elo_low": 300.0, "elo_high": 700.0, "games": 30, "decision": "H1"}},
+        "run": {"command": "python -m bench.levels hasami-shogi --sprt", "date": "2026-11-27",
+                "budgets": "nodes", "scale": 0.02, "sprt": {"elo0": 0, "elo1": 100}},
+        "pairings": []}}}
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps(table))
+    monkeypatch.setattr(strength, "PATH", path)
+    strength._table.cache_clear()
+    try:
+        body = client.get("/api/v1/games/hasami-shogi/").json()
+        listed = {g["slug"]: g for g in client.get("/api/v1/games/").json()}
+    finally:
+        strength._table.cache_clear()
+    measured = body["level_strength"]
+    assert [row["level"] for row in measured["levels"]] == ["random", "easy", "medium"]
+    assert measured["levels"][1] == {"level": "easy", "elo": None, "elo_low": 198.0, "elo_high": None,
+                                     "games": 12, "decision": "H1"}
+    assert measured["run"]["scale"] == 0.02 and measured["run"]["budgets"] == "nodes"
+    assert listed["hasami-shogi"]["level_strength"] == measured
+    assert listed["glaisher"]["level_strength"] is None
+
+
+def test_the_committed_strength_file_is_what_the_catalogue_serves(client):
+    """ai_workers/engines/strength.json (bench.levels --sprt --strength): every entry names a
+    game, carries its run and a level row per measured level, and GET games/ serves it."""
+    from ai_workers.engines import strength
+
+    strength._table.cache_clear()
+    table = strength._table()["games"]
+    assert table, "the committed results file is missing or empty"
+    for entry, measured in table.items():
+        assert entry.partition(":")[0] in games.GAMES
+        assert measured["run"]["command"].startswith("python -m bench.levels") and measured["run"]["sprt"]
+        assert set(measured["levels"]) == {"random", "easy", "medium", "strong"}
+        assert [p["decision"] for p in measured["pairings"]] and all(
+            p["games"] >= 10 for p in measured["pairings"])
+    served = client.get("/api/v1/games/hasami-shogi/").json()["level_strength"]
+    assert served["levels"][3]["level"] == "strong"
+    assert served["levels"][3]["elo_low"] == table["hasami-shogi"]["levels"]["strong"]["elo_low"]

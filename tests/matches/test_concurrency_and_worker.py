@@ -153,3 +153,21 @@ def test_a_redelivered_task_is_not_applied_twice(as_alice, celery_worker_process
         time.sleep(0.1)
     time.sleep(1.0)                              # let the duplicates run
     assert Match.objects.get(pk=match_id).ply == 2
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_answers_a_board_position(as_alice, celery_worker_process):
+    """The analysis board off the request path: the job goes to the analysis-user queue, the
+    worker writes the lines, the requester is told."""
+    asked = as_alice.post("/api/v1/positions/", {"game": "hasami-shogi", "moves": ["e1-e5"], "level": "easy",
+                                                 "lines": 3}, format="json")
+    assert asked.status_code == 202 and asked.json()["status"] == "queued"
+    url = f"/api/v1/positions/{asked.json()['id']}/"
+    deadline = time.monotonic() + 60
+    while (done := as_alice.get(url).json())["status"] != "done":
+        assert done["status"] != "failed" and time.monotonic() < deadline, done
+        time.sleep(0.1)
+    assert len(done["lines"]) == 3 and done["seat"] == 1 and done["value"] == done["lines"][0]["value"]
+    events = as_alice.get("/api/v1/events/").json()["results"]
+    assert {"position": done["id"], "status": "done"} in [e["payload"] for e in events if e["kind"] == "position_done"]

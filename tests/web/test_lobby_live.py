@@ -6,15 +6,16 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.services import challenges
+from tests.web.browsing import log_in
 
-from .test_browser import _log_in, _mark_document, _same_document
+from .test_browser import _mark_document, _same_document
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_challenge_and_the_match_it_starts_appear_in_the_lobby_without_a_reload(new_page, alice, bob):
     page = new_page()
-    _log_in(page, bob)
+    log_in(page, bob)
     _mark_document(page)
     expect(page.locator("#lobby-challenges")).to_contain_text("No open challenges")
     challenge = challenges.challenge_create(creator=alice, game="hasami-shogi", opponents=["bob"])

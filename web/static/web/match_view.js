@@ -182,6 +182,13 @@ export class Replay {
     }
     const label = this.root.querySelector("#replay-ply");
     if (label) label.textContent = t(this.shown === null ? "ply_of" : "ply_of_replay", {at, current: this.current});
+    // The analysis board opens at the ply shown.
+    const board = this.root.querySelector("#board-link");
+    if (board) {
+      const url = new URL(board.href, location.href);
+      url.searchParams.set("ply", at);
+      board.href = url.pathname + url.search;
+    }
   }
 }
 
