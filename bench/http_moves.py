@@ -105,7 +105,13 @@ def start_server(database_url: str, port: int, workers: int | None, worker_class
         command += ["-w", str(workers)]
     if worker_class:
         command += ["-k", worker_class]
-    process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True)
+    # The server's own output (a log line a request, in JSON) goes to a file, for both trees alike:
+    # written to this terminal or a pipe it would cost what whoever reads them on this machine takes.
+    log_path = ROOT / "var" / "bench" / f"server-{port}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True,
+                                   stdout=log, stderr=subprocess.STDOUT)
     for _ in range(200):
         try:
             request(port, "GET", "/api/v1/games/")
