@@ -13,7 +13,7 @@ settings of `docker/gunicorn.conf.py`, and for each number of concurrent players
 then single-client reads (`GET matches/{id}/`, `GET events/?after=`) and the cost of a move early
 (ply ≤ 20) against late (ply ≥ 100) in a game. It prints one table and writes the figures as JSON.
 `--finished N` first loads N finished matches (with seats and moves) so that list costs are
-measured against a full table.
+measured against a full table. Each server's own output goes to `var/bench/server-<port>.log`.
 
 `--baseline REF` measures the code at git REF beside this checkout in the same invocation: REF is
 checked out in a temporary `git worktree` and served at the same time by the same interpreter (this
