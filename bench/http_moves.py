@@ -13,7 +13,7 @@ settings of `docker/gunicorn.conf.py`, and for each number of concurrent players
 then single-client reads (`GET matches/{id}/`, `GET events/?after=`) and the cost of a move early
 (ply ≤ 20) against late (ply ≥ 100) in a game. It prints one table and writes the figures as JSON.
 `--finished N` first loads N finished matches (with seats and moves) so that list costs are
-measured against a full table.
+measured against a full table. Each server's own output goes to `var/bench/server-<port>.log`.
 
 `--baseline REF` measures the code at git REF beside this checkout in the same invocation: REF is
 checked out in a temporary `git worktree` and served at the same time by the same interpreter (this
@@ -105,7 +105,13 @@ def start_server(database_url: str, port: int, workers: int | None, worker_class
         command += ["-w", str(workers)]
     if worker_class:
         command += ["-k", worker_class]
-    process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True)
+    # The server's own output (a log line a request, in JSON) goes to a file, for both trees alike:
+    # written to this terminal or a pipe it would cost what whoever reads them on this machine takes.
+    log_path = ROOT / "var" / "bench" / f"server-{port}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(command, cwd=root, env=server_env(database_url, root), start_new_session=True,
+                                   stdout=log, stderr=subprocess.STDOUT)
     for _ in range(200):
         try:
             request(port, "GET", "/api/v1/games/")

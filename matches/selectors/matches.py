@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import router, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.transaction import TransactionManagementError
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 
 import games
 from ai_workers.engines.jobs import public_notation
@@ -147,10 +149,17 @@ def match_detail(match: Match, user, seats: Sequence[MatchSeat] | None = None,
     payload["legal_moves"] = legal_moves_for(match, seat, state) if legal else []
     grammar = games.get_game(match.game).grammar
     payload["legal_moves_complete"] = grammar.legal_moves_complete
-    payload["grammar"] = reverse("game-detail", kwargs={"slug": match.game}) + "#/notation"
+    payload["grammar"] = _grammar_url(match.game, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
     payload["finished_at"] = match.finished_at
     payload["capabilities"] = capabilities(match, seats, user)
     return payload
+
+
+@lru_cache(maxsize=512)
+def _grammar_url(game: str, prefix: str, urlconf: str) -> str:
+    """Where a game's move grammar is documented; the same for every request with this script
+    prefix and URLconf (both in the key), so it is reversed once for each."""
+    return reverse("game-detail", kwargs={"slug": game}, urlconf=urlconf) + "#/notation"
 
 
 def legal_moves_for(match: Match, seat: int | None, state: games.State | None = None) -> list[str]:

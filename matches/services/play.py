@@ -6,8 +6,8 @@ update the snapshot, settle the result if the game ended, and send engine work a
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.utils import timezone
@@ -20,7 +20,7 @@ from matches.selectors.matches import match_state, match_with_seats
 from pearlsite import metrics
 
 from . import clocks, conditional, dispatch
-from .events import batched, notify
+from .events import batched, notify, write_along, write_held
 from .match_rows import (
     announce_turn,
     expire_offers,
@@ -87,12 +87,16 @@ MOVE_FIELDS = ["ply", "state", "to_move", "last_move", "turn_started_at", "deadl
 def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.State, prepared: bool) -> Move:
     """One move's writes: the record, clocks, snapshot, lapsed offers, the result, the event (to
     everyone else; a prepared reply also to its owner, who did not see it played)."""
+    write_held()               # an earlier move of this request (a prepared reply follows it) first
     ended = state.is_terminal
-    # On PostgreSQL an ordinary move writes its record and the match's changed columns in one
-    # statement at the end; a result (rarely) writes whatever it touches, in the usual order.
+    # On PostgreSQL an ordinary move's record and the match's changed columns travel with the
+    # move's events, in one statement at the end (`events.write_along`); a result (rarely) writes
+    # whatever it touches, in the usual order.
     together = connection.vendor == "postgresql" and not ended
-    if together:               # written by `_insert_and_update` below, with this created_at
-        record = Move(match=match, ply=match.ply + 1, seat=seat, notation=str(move), created_at=timezone.now())
+    if together:               # written by `_write_along` below, with this created_at
+        record = Move.from_db(DEFAULT_DB_ALIAS, ["id", *_MOVE_COLUMNS],
+                              [None, match.pk, match.ply + 1, seat, str(move), timezone.now()])
+        record.match = match
     else:
         record = Move.objects.create(match=match, ply=match.ply + 1, seat=seat, notation=str(move))
     clocks.turn_end(match, seats, record.created_at)
@@ -108,7 +112,7 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
     else:
         clocks.turn_start(match, seats, record.created_at)
         if together:
-            record = _insert_and_update(record, match)
+            _write_along(record, match)
         else:
             match.save(update_fields=MOVE_FIELDS)
     metrics.move_made(match.game, metrics.ENGINE if seats[seat].ai_level else metrics.HUMAN)
@@ -121,27 +125,23 @@ def _record(match: Match, seats: list[MatchSeat], seat: int, move, state: games.
 
 _MATCH_MOVE_FIELDS = [Match._meta.get_field(name) for name in MOVE_FIELDS]
 _MOVE_COLUMNS = ["match_id", "ply", "seat", "notation", "created_at"]
-_INSERT_AND_UPDATE_SQL = 'WITH moved AS (INSERT INTO "{move}" ({columns}) VALUES ({values}) RETURNING id) ' \
-    'UPDATE "{match}" SET {changed} WHERE id = %s RETURNING (SELECT id FROM moved)'.format(
-        move=Move._meta.db_table, columns=", ".join(_MOVE_COLUMNS), values=", ".join(["%s"] * len(_MOVE_COLUMNS)),
-        match=Match._meta.db_table, changed=", ".join(f'"{f.column}" = %s' for f in _MATCH_MOVE_FIELDS))
+_MOVE_FIELDS = [Move._meta.get_field(name) for name in ["match", "ply", "seat", "notation", "created_at"]]
+_INSERT_MOVE_SQL = 'INSERT INTO "{move}" ({columns}) VALUES ({values}) RETURNING id'.format(
+    move=Move._meta.db_table, columns=", ".join(_MOVE_COLUMNS), values=", ".join(["%s"] * len(_MOVE_COLUMNS)))
+_UPDATE_MATCH_SQL = 'UPDATE "{match}" SET {changed} WHERE id = %s'.format(
+    match=Match._meta.db_table, changed=", ".join(f'"{f.column}" = %s' for f in _MATCH_MOVE_FIELDS))
 
 
-def _insert_and_update(record: Move, match: Match) -> Move:
-    """INSERT the move and UPDATE the match's MOVE_FIELDS in one statement (a data-modifying WITH
-    always runs to completion, whether or not its rows are read); the saved move is returned.
-    Values are prepared by each field's `get_db_prep_save`, as `save()` prepares them."""
+def _write_along(record: Move, match: Match) -> None:
+    """INSERT the move and UPDATE the match's MOVE_FIELDS, sent with the move's events (one
+    statement, `events.write_along`); the record gets its id once it is written. Values are
+    prepared by each field's `get_db_prep_save`, as `save()` prepares them. Nothing of the move
+    reads these rows before then: the match row is this transaction's (locked), the record new."""
     match.updated_at = timezone.now()
-    values = [record.match_id, record.ply, record.seat, record.notation, record.created_at]
-    moved = [Move._meta.get_field(name).get_db_prep_save(value, connection) for name, value in
-             zip(["match", "ply", "seat", "notation", "created_at"], values)]
+    moved = [f.get_db_prep_save(getattr(record, f.attname), connection) for f in _MOVE_FIELDS]
     changed = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in _MATCH_MOVE_FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_INSERT_AND_UPDATE_SQL, [*moved, *changed, match.pk])
-        (move_id,) = cursor.fetchone()
-    saved = Move.from_db(DEFAULT_DB_ALIAS, ["id", *_MOVE_COLUMNS], [move_id, *values])
-    saved.match = match
-    return saved
+    write_along(_INSERT_MOVE_SQL, moved, returned=lambda move_id: setattr(record, "id", move_id))
+    write_along(_UPDATE_MATCH_SQL, [*changed, match.pk])
 
 
 @transaction.atomic
@@ -158,7 +158,7 @@ def move_submit(*, match_id: int, user, move: str, ply: int | None = None) -> Pl
     require_in_time(match)
     state = match_state(match)
     parsed = state.parse_move(move)
-    # The move's events: one lock and one INSERT, the transaction's last statement.
+    # The move's record, its match row and its events: one statement, the transaction's last.
     with batched():
         return record_move(match, seats, seat.seat, parsed, state.apply(parsed))
 

@@ -68,3 +68,21 @@ def test_edge_cases_render_as_a_fresh_serializer_renders_them():
     with timezone.override("Asia/Tokyo"):
         assert _same(MoveOut, moved)["created_at"].endswith("+09:00")
     _same(MoveOut, (SimpleNamespace(**moved), moved), many=True)
+
+
+def test_capabilities_render_as_their_declared_fields_would():
+    """The capabilities skip DRF's field-by-field rendering (their values are plain already): the
+    answer is what the declared fields give, for granted and refused capabilities alike."""
+    from rest_framework import serializers
+
+    from matches.apis.matches import CapabilitiesOut
+    from matches.selectors.capabilities import CAPABILITIES, GRANTED, Verdict
+
+    verdicts = {name: (GRANTED if i % 2 else Verdict("not_your_turn", f"refused {i}")).as_dict()
+                for i, name in enumerate(CAPABILITIES)}
+    out = CapabilitiesOut()
+    declared = serializers.Serializer.to_representation(out, verdicts)
+    assert rendered(CapabilitiesOut, verdicts) == declared == out.to_representation(verdicts)
+    assert list(declared) == list(CAPABILITIES)
+    assert declared["move"] == {"allowed": False, "code": "not_your_turn", "message": "refused 0"}
+    assert declared[CAPABILITIES[1]] == {"allowed": True, "code": None, "message": None}

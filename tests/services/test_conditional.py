@@ -104,8 +104,15 @@ def test_both_sides_prepared_replies_chain(game):
     conditional.conditional_set(match_id=match.pk, user=ann, lines=[["a9-a8", "d1-d5", "b9-b8", "c1-c5"]])
     play.move_submit(match_id=match.pk, user=ben, move="i9-i8")          # off ann's tree: cleared
     conditional.conditional_set(match_id=match.pk, user=ben, lines=[["d1-d5", "b9-b8"]])
-    play.move_submit(match_id=match.pk, user=ann, move="d1-d5")
+    played = play.move_submit(match_id=match.pk, user=ann, move="d1-d5")
     assert _moves(match) == ["e1-e5", "i9-i8", "d1-d5", "b9-b8"]
+    # Two moves in one request: each written before the next (ids follow the plies), the answer's
+    # record is the caller's own with the id of its row, and the match row ends at the last.
+    rows = list(match.moves.order_by("ply").values_list("pk", "ply"))
+    assert [pk for pk, _ in rows] == sorted(pk for pk, _ in rows)
+    assert played.record.pk == {ply: pk for pk, ply in rows}[3]
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.ply == 4 and stored.last_move["move"] == "b9-b8" and stored.to_move == 0
 
 
 def test_a_takeback_clears_every_tree(game):

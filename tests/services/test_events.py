@@ -211,6 +211,56 @@ def test_a_batch_at_the_end_of_a_transaction_commits_with_it(monkeypatch):
     assert [e.payload["n"] for e in selectors.events_after(ann, 0, 10)] == [1, 2]
 
 
+def _rename(user, name: str, returned=None) -> None:
+    table = user._meta.db_table
+    events.write_along(f'UPDATE "{table}" SET first_name = %s WHERE id = %s' + (" RETURNING id" if returned else ""),
+                       [name, user.pk], returned=returned)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_along_a_batch_go_with_its_events():
+    """Writes held by a batch are sent with its events (on PostgreSQL in the same statement), their
+    returned values handed back once they ran; without events they go on their own at the end;
+    `write_held` sends them earlier; outside a batch they run at once."""
+    ann, ben = UserFactory(), UserFactory()
+    got = []
+    with CaptureQueriesContext(connection) as queries, transaction.atomic(), events.batched():
+        _rename(ann, "Ann", returned=got.append)
+        _rename(ben, "Ben")
+        events.notify([ann, ben], "move", {"n": 1})
+        assert got == [] and not [q for q in queries.captured_queries if "first_name" in q["sql"]]  # not yet
+    assert got == [ann.pk]
+    names = dict(type(ann).objects.values_list("pk", "first_name"))
+    assert (names[ann.pk], names[ben.pk]) == ("Ann", "Ben")
+    assert [e.user_id for e in selectors.events_after(ben, 0, 10)] == [ben.pk]
+    sql = [q["sql"] for q in queries.captured_queries]
+    if connection.vendor == "postgresql":       # BEGIN, the one statement, COMMIT
+        assert len(sql) == 3 and sql[1].startswith("WITH held_0 AS (UPDATE") and "held_1 AS (UPDATE" in sql[1]
+        assert "INSERT INTO matches_event" in sql[1] and "RETURNING (SELECT * FROM held_0)" in sql[1]
+
+    with transaction.atomic():
+        with events.batched():
+            _rename(ann, "Anna", returned=got.append)
+            events.write_held()
+            assert got == [ann.pk, ann.pk] and type(ann).objects.get(pk=ann.pk).first_name == "Anna"
+            _rename(ben, "Benno", returned=got.append)
+            assert got == [ann.pk, ann.pk]
+        assert got == [ann.pk, ann.pk, ben.pk] and type(ben).objects.get(pk=ben.pk).first_name == "Benno"
+    _rename(ann, "Annie", returned=got.append)                   # no batch: at once
+    assert got[-1] == ann.pk and type(ann).objects.get(pk=ann.pk).first_name == "Annie"
+
+
+def test_a_batch_that_fails_sends_none_of_its_writes():
+    ann = UserFactory(first_name="Ann")
+    with CaptureQueriesContext(connection) as queries, pytest.raises(RuntimeError), transaction.atomic(), \
+            events.batched():
+        _rename(ann, "Bob")
+        events.notify([ann], "move", {"n": 1})
+        raise RuntimeError("the move is refused")
+    assert not [q for q in queries.captured_queries if "first_name" in q["sql"]]
+    assert type(ann).objects.get(pk=ann.pk).first_name == "Ann" and not Event.objects.exists()
+
+
 @pytest.mark.redis
 def test_a_listener_wakes_on_a_published_event(settings):
     import time

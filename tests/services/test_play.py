@@ -15,6 +15,10 @@ def _rows(match_id):
     return m.ply, m.to_move, m.state, list(m.moves.values_list("ply", "notation"))
 
 
+def stored_move(match, ply):
+    return Match.objects.get(pk=match.pk).moves.get(ply=ply)
+
+
 def _refusal(**kwargs) -> str:
     with pytest.raises((ServiceError, games.GameError)) as caught:
         play.move_submit(**kwargs)
@@ -26,6 +30,7 @@ def test_a_move_is_recorded_and_the_turn_passes(users):
     match = make_match(ann, ben)
     played = play.move_submit(match_id=match.pk, user=ann, move="e1-e5", ply=0)
     assert (played.record.ply, played.record.seat, played.record.notation) == (1, 0, "e1-e5")
+    assert played.record.pk == stored_move(match, 1).pk and played.record.created_at == stored_move(match, 1).created_at
     stored = Match.objects.get(pk=match.pk)
     assert stored.ply == 1 and stored.to_move == 1
     assert stored.state == games.get_game("hasami-shogi").replay(moves=["e1-e5"]).to_dict()
