@@ -97,7 +97,7 @@ class PlayerListApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: page_of(PlayerListOut), **errors("page_not_found", "invalid_filter", "game_not_found")},
-                   summary="Players: by username prefix, or rated in a game (best first)", operation_id="players_list")
+                   summary="Players: by username prefix, or rated in a game (best first)")
     @query_params(PlayerListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query

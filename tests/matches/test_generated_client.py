@@ -60,7 +60,7 @@ def _logged_in(generated, live_server):
 
 def _play_out(client, match_id: int, seconds: float = 60.0):
     models = _models()
-    legal, move, detail = (_api("matches.matches_legal_retrieve"), _api("matches.matches_moves_create"),
+    legal, move, detail = (_api("matches.matches_legal_list"), _api("matches.matches_moves_create"),
                            _api("matches.matches_retrieve"))
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
