@@ -29,7 +29,7 @@ class RegisteredOut(serializers.Serializer):
 
 class TokenIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128)
+    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
     expires_in_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=3650,
                                                help_text="a hard expiry; without it the token lives while used")
 

@@ -12,13 +12,14 @@ from matches.selectors import challenges as selectors
 from matches.services import challenges
 
 from .query import Api, PageQueryIn, query_params
-from .schema import (GameSlugField, OpponentField, TimeControlSchema, VariantField, errors, page_of, paginated,
+from .schema import (GameSlugField, OpponentField, TimeControlSchema, VariantOrBlankField, errors, page_of, paginated,
                      valid)
 
 
 class ChallengeIn(serializers.Serializer):
     game = GameSlugField(max_length=40)
-    variant = VariantField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = VariantOrBlankField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                           help_text="a named variant (or an alias) of the game; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
         child=OpponentField(allow_null=True, max_length=150), required=False, default=list,

@@ -13,13 +13,14 @@ from matches.services import ladders
 
 from .challenges import ChallengeOut
 from .query import Api, PageQueryIn, query_params
-from .schema import TwoPlayerGameField, VariantField, errors, page_of, paginated, valid
+from .schema import TwoPlayerGameField, VariantOrBlankField, errors, page_of, paginated, valid
 
 
 class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     game = TwoPlayerGameField(max_length=40)
-    variant = VariantField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    variant = VariantOrBlankField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                           help_text="a named variant (or an alias) of the game; its settings apply first")
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
     challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50,
                                                help_text="how many ranks above themselves a player may challenge")

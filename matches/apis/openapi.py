@@ -12,7 +12,7 @@ from drf_spectacular.settings import spectacular_settings
 import games
 from matches.errors import CODES
 
-from .schema import NO_NUL
+from .schema import NO_NUL, NOT_BLANK
 
 # Path parameters that name a game (games/{slug}/..., players/{username}/ratings/{game}/).
 GAME_PATH_PARAMETERS = ("slug", "game")
@@ -112,7 +112,7 @@ def uniform_operation_ids(result, generator, request, public):
 
 def _exclude_nul(schema: dict) -> None:
     if schema.get("type") == "string" and not {"enum", "format", "pattern"} & schema.keys():
-        schema["pattern"] = NO_NUL
+        schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL
     for inner in (*schema.get("properties", {}).values(), schema.get("items")):
         if isinstance(inner, dict) and inner is not schema:
             _exclude_nul(inner)
@@ -120,7 +120,8 @@ def _exclude_nul(schema: dict) -> None:
 
 def exclude_nul_characters(result, generator, request, public):
     """DRF's CharField refuses NUL characters (ProhibitNullCharactersValidator) in bodies and query
-    strings alike: state it as a pattern on every free-text string a request carries."""
+    strings alike, and whitespace alone where it may not be blank (it trims, then finds it blank):
+    state both as a pattern on every free-text string a request carries."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if name.endswith("Request"):
             _exclude_nul(component)

@@ -53,6 +53,8 @@ def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
 # schema lists the same values, read from the same sources, so typed clients get enums.
 
 NO_NUL = r"^[^\u0000]*$"          # every DRF CharField refuses NUL characters
+# ... and one that may not be blank refuses whitespace alone (it trims first).
+NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
 
 
 def game_slugs(seats: int | None = None) -> list[str]:
@@ -62,8 +64,9 @@ def game_slugs(seats: int | None = None) -> list[str]:
 
 
 def variant_names() -> list[str]:
-    """Every variant name and alias of any game, and "" (no variant)."""
-    return sorted({"", *(name for rules in games.GAMES.values() for name in [*rules.variants, *rules.variant_aliases])})
+    """Every variant name and alias of any game: "standard" (every game's) first, the rest sorted."""
+    names = {name for rules in games.GAMES.values() for name in [*rules.variants, *rules.variant_aliases]}
+    return sorted(names, key=lambda name: (name != "standard", name))
 
 
 def variants_by_game() -> str:
@@ -107,11 +110,17 @@ class TwoPlayerGameField(serializers.CharField):
     """A game two can play (ladders and tournaments pair two players)."""
 
 
-@extend_schema_field({"type": "string", "enum": VARIANT_NAMES,
-                      "description": "a named variant (or an alias) of the game; its settings apply first. "
-                                     "Per game: " + variants_by_game()})
+@extend_schema_field({"type": "string", "enum": VARIANT_NAMES})
 class VariantField(serializers.CharField):
-    """A named variant or alias; which ones a game has is the catalogue's (games/{slug}/)."""
+    """A named variant or alias; which ones each game has is the catalogue's, said in the description."""
+
+    def __init__(self, *, help_text: str = "a named variant (or an alias) of the game", **kwargs):
+        super().__init__(help_text=f"{help_text}. Per game: {variants_by_game()}", **kwargs)
+
+
+@extend_schema_field({"type": "string", "enum": [*VARIANT_NAMES, ""]})
+class VariantOrBlankField(VariantField):
+    """A variant, or "" for none (the standard settings)."""
 
 
 @extend_schema_field({"type": "string", "pattern": opponent_pattern()})
@@ -126,12 +135,13 @@ class AnalysisLevelField(serializers.CharField):
 
 @extend_schema_field(password_schema())
 class PasswordField(serializers.CharField):
-    """A new password: shorter than the validators' least length is a 400 `validation_error`; the
-    other validators are the service's (400 `weak_password`)."""
+    """A new password, taken as typed (spaces too, as Django's own forms do): shorter than the
+    validators' least length is a 400 `validation_error`; the other validators are the service's
+    (400 `weak_password`)."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("min_length", password_min_length() or None)
-        super().__init__(**kwargs)
+        super().__init__(trim_whitespace=False, **kwargs)
 
 
 class TimeControlSchema(serializers.Serializer):

@@ -286,6 +286,8 @@ def test_a_short_password_is_refused_by_the_length_the_validators_set(anon, sett
 def test_every_free_text_field_of_a_request_excludes_nul(schema, anon):
     import re
 
+    from matches.apis.schema import NO_NUL, NOT_BLANK
+
     def strings(node):
         if isinstance(node, dict):
             if node.get("type") == "string" and not {"enum", "format"} & node.keys() and node.get("maxLength") != 0:
@@ -299,9 +301,35 @@ def test_every_free_text_field_of_a_request_excludes_nul(schema, anon):
     bodies = [body for name, body in schema["components"]["schemas"].items() if name.endswith("Request")]
     queries = [p["schema"] for _, _, op in _operations(schema) for p in op.get("parameters", []) if p["in"] == "query"]
     found = list(strings(bodies)) + list(strings(queries))
-    assert len(found) > 30
+    assert len(found) > 25
     for node in found:
         assert "pattern" in node and not re.match(node["pattern"], "a\x00b"), node
+        if node.get("minLength", 0) and node["pattern"] in (NO_NUL, NOT_BLANK):    # trimmed, then not blank
+            assert node["pattern"] == NOT_BLANK and not re.match(NOT_BLANK, " \t "), node
     answer = anon.post("/api/v1/accounts/", {"username": "nul", "password": "a long enough\x00 passphrase"},
                        format="json")
     assert answer.status_code == 400 and answer.json()["code"] == "validation_error"
+
+
+def test_a_password_is_taken_as_typed_spaces_included(anon):
+    typed = "  a long enough passphrase 42  "
+    assert anon.post("/api/v1/accounts/", {"username": "spacey", "password": typed}, format="json").status_code == 201
+    assert anon.post("/api/v1/auth/token/", {"username": "spacey", "password": typed}, format="json").status_code == 200
+    trimmed = anon.post("/api/v1/auth/token/", {"username": "spacey", "password": typed.strip()}, format="json")
+    assert trimmed.status_code == 400 and trimmed.json()["code"] == "invalid_credentials"
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/v1/challenges/", lambda: {"game": "hasami-shogi", "opponents": ["BOB"]}),
+    ("/api/v1/accounts/me/blocks/", lambda: {"username": "Bob"}),
+    ("/api/v1/reports/", lambda: {"player": "bOb", "reason": "rude"}),
+])
+def test_players_are_named_in_any_case_in_bodies_too(as_alice, bob, path, body):
+    assert as_alice.post(path, body(), format="json").status_code == 201
+
+
+def test_the_player_filter_finds_any_case(as_alice, alice, bob):
+    from tests.services import factories
+
+    factories.match(alice, bob)
+    assert as_alice.get("/api/v1/matches/?player=BOB").json()["count"] == 1
