@@ -252,7 +252,6 @@ SPECTACULAR_SETTINGS = {
         "TwoPlayerGameEnum": "matches.apis.schema.TWO_PLAYER_GAME_SLUGS",
         "VariantEnum": "matches.apis.schema.VARIANT_NAMES",
         "AnalysisLevelEnum": "matches.services.analysis.ANALYSIS_LEVELS",
-        "TimeZoneEnum": "notifications.services.preferences.TIME_ZONES",
     },
     # Ids in paths (matches/converters.py): the range of a BigAutoField.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,

@@ -10,8 +10,6 @@ from matches.services.profiles import profile_update
 from notifications.models import CHANNELS, DEFAULT_CHANNELS, KINDS, Preferences
 
 _ZONES = frozenset(available_timezones())
-# The names check_time_zone accepts (the API schema lists them).
-TIME_ZONES = sorted(_ZONES)
 
 
 def check_time_zone(name: str) -> str:
