@@ -59,7 +59,10 @@ def _anonymous_unless_told():
     CALLER["token"] = None
     yield
     CALLER["token"] = None
-FUZZ = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+# Undeclared methods tried on every operation: TRACE (never served) and PATCH (served elsewhere).
+schema.config.phases.coverage.unexpected_methods = {"trace", "patch"}
+# Random cases an operation after the coverage phase's systematic ones (CI time: docs/security.md).
+FUZZ = settings(max_examples=5, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
@@ -171,6 +174,18 @@ def _prepare(label: str, live) -> None:
 
 
 @pytest.fixture
+def as_player(live):
+    """Calls carry alice's token (set before schemathesis generates the first case)."""
+    CALLER["token"] = live["token"]
+
+
+@pytest.fixture
+def as_staff(live):
+    """Calls carry carol's token: she is staff."""
+    CALLER["token"] = live["staff_token"]
+
+
+@pytest.fixture
 def seed(live):
     """`seed(case)`: aims the case at live objects, and gives the first schema-valid case of an
     operation the state and body it needs to succeed."""
@@ -180,7 +195,9 @@ def seed(live):
         label = case.operation.label
         _aim_at_live_objects(case, live)
         positive = case.meta is not None and case.meta.generation.mode.is_positive
-        if positive and label not in seeded:
+        # Some schema-valid cases of the coverage phase carry a made-up Authorization: not those.
+        ours = (case.headers or {}).get("Authorization") == f"Bearer {CALLER['token']}"
+        if positive and ours and label not in seeded:
             seeded.add(label)
             _prepare(label, live)
             if label in BODIES:
@@ -242,34 +259,33 @@ def test_anonymous(case):
 
 @schema.exclude(path_regex=STAFF).parametrize()
 @FUZZ
-def test_as_a_player_with_a_live_match(case, live, seed):
-    CALLER["token"] = live["token"]
+def test_as_a_player_with_a_live_match(case, as_player, seed):
     _call(seed(case))
 
 
 @schema.include(path_regex=STAFF).parametrize()
 @FUZZ
-def test_as_staff(case, live, seed):
+def test_as_staff(case, as_staff, seed):
     """Staff operations, called by staff (test_as_a_player_with_a_live_match: 403 to others)."""
-    CALLER["token"] = live["staff_token"]
     _call(seed(case))
 
 
 @pytest.fixture
 def revoked(alice):
+    """Calls carry a token of alice's that she revoked."""
     from matches.services import accounts
 
     token, key = accounts.token_create(user=alice)
     accounts.token_revoke(user=alice, token_id=token.pk)
+    CALLER["token"] = key
     return key
 
 
 @schema.parametrize()
-@settings(FUZZ, max_examples=3)
+@settings(FUZZ, max_examples=1)
 def test_with_a_revoked_token(case, revoked, live):
     """Every operation that authenticates answers a revoked token with the 401 it documents."""
     _aim_at_live_objects(case, live)
-    CALLER["token"] = revoked
     _call(case)
 
 
@@ -289,8 +305,7 @@ def test_stateful_anonymous():
     Workflow.run(settings=STATEFUL)
 
 
-def test_stateful_as_a_player_with_a_live_match(live):
-    CALLER["token"] = live["token"]
+def test_stateful_as_a_player_with_a_live_match(as_player):
     Workflow.run(settings=STATEFUL)
 
 
