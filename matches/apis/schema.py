@@ -53,8 +53,10 @@ def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
 # schema lists the same values, read from the same sources, so typed clients get enums.
 
 NO_NUL = r"^[^\u0000]*$"          # every DRF CharField refuses NUL characters
-# ... and one that may not be blank refuses whitespace alone (it trims first).
-NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+# ... and one that may not be blank refuses whitespace alone: it trims first, with str.strip, whose
+# whitespace (str.isspace: all below U+3001) is listed here rather than as \s (JavaScript's differs).
+_STRIPPED = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x3001)) if c.isspace())
+NOT_BLANK = rf"^[^\u0000]*[^{_STRIPPED}\u0000][^\u0000]*$"
 
 
 def game_slugs(seats: int | None = None) -> list[str]:
@@ -76,7 +78,7 @@ def variants_by_game() -> str:
 
 def opponent_pattern() -> str:
     """`ai:<level>` for an engine level, else a username (which never holds a ':')."""
-    return rf"^(?:ai:(?:{'|'.join(LEVELS)})|[^:\u0000]*[^:\s\u0000][^:\u0000]*)$"
+    return rf"^(?:ai:(?:{'|'.join(LEVELS)})|[^:\u0000]*[^:{_STRIPPED}\u0000][^:\u0000]*)$"
 
 
 def password_min_length() -> int:
