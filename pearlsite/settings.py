@@ -259,6 +259,11 @@ SPECTACULAR_SETTINGS = {
         "TournamentGameStatusEnum": ["active", "finished", "aborted", "bye"],
         "TournamentKindEnum": ["round-robin", "swiss"],
         "LadderEventKindEnum": ["joined", "climbed", "defended", "forfeited"],
+        # From the game catalogue (matches/apis/schema.py).
+        "GameEnum": "matches.apis.schema.GAME_SLUGS",
+        "TwoPlayerGameEnum": "matches.apis.schema.TWO_PLAYER_GAME_SLUGS",
+        "VariantEnum": "matches.apis.schema.VARIANT_NAMES",
+        "AnalysisLevelEnum": "matches.services.analysis.ANALYSIS_LEVELS",
     },
     # Ids in paths (matches/converters.py): the range of a BigAutoField.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,
@@ -272,7 +277,9 @@ SPECTACULAR_SETTINGS.update({
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "matches.apis.openapi.document_bad_tokens",
-                             "matches.apis.openapi.enumerate_game_slugs"],
+                             "matches.apis.openapi.enumerate_game_slugs",
+                             "matches.apis.openapi.uniform_operation_ids",
+                             "matches.apis.openapi.exclude_nul_characters"],
 })
 
 # --- Engine jobs (matches/models/jobs.py: the outbox) --------------------------------------

@@ -12,7 +12,7 @@ User = get_user_model()
 
 
 def _player(username: str):
-    return first_or_error(User.objects.filter(username=username), "player_not_found",
+    return first_or_error(User.objects.filter(username__iexact=username).order_by("pk"), "player_not_found",
                           f"no player named {username!r}")
 
 

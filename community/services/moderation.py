@@ -25,7 +25,7 @@ REASON_MAX = 1000
 
 
 def _player(username: str, *, lock: bool = False):
-    rows = User.objects.filter(username=username)
+    rows = User.objects.filter(username__iexact=username).order_by("pk")
     return first_or_error(rows.select_for_update() if lock else rows, "player_not_found",
                           f"no player named {username!r}")
 

@@ -33,7 +33,7 @@ def report_create(*, reporter, reason: str, player: str | None = None, message: 
                                              f"{REASON_MAX} characters")
     report = Report(reporter=reporter, reason=reason)
     if player is not None:
-        report.player = first_or_error(User.objects.filter(username=player), "player_not_found",
+        report.player = first_or_error(User.objects.filter(username__iexact=player).order_by("pk"), "player_not_found",
                                        f"no player named {player!r}")
     elif message is not None:
         report.message = _message(message, reporter)

@@ -10,14 +10,14 @@ from matches.selectors import accounts as selectors
 from matches.services import accounts
 
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import PasswordField, errors, page_of, paginated, valid
 
 
 class RegisterIn(serializers.Serializer):
     username = serializers.RegexField(
         r"^[A-Za-z0-9_.@+-]{2,150}$", help_text="2-150 characters: ASCII letters, digits and _ . @ + -",
         error_messages={"invalid": "2-150 characters: ASCII letters (a-z, A-Z), digits and _ . @ + - only"})
-    password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    password = PasswordField(write_only=True, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254,
                                    help_text="optional; a link to verify it is mailed there")
 
@@ -29,7 +29,7 @@ class RegisteredOut(serializers.Serializer):
 
 class TokenIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128)
+    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
     expires_in_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=3650,
                                                help_text="a hard expiry; without it the token lives while used")
 
@@ -106,7 +106,7 @@ class TokenListApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: page_of(TokenInfoOut), **errors("invalid_filter", "page_not_found", auth=True)},
-                   summary="Your API tokens (never their keys)", operation_id="auth_tokens_list")
+                   summary="Your API tokens (never their keys)")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
         current = getattr(request.auth, "pk", None)

@@ -12,12 +12,12 @@ from matches.selectors import analysis as selectors
 from matches.services import analysis
 
 from .query import Api
-from .schema import errors, valid
+from .schema import AnalysisLevelField, errors, valid
 
 
 class AnalysisIn(serializers.Serializer):
-    level = serializers.CharField(required=False, default="medium", max_length=32,
-                                  help_text="an engine level other than random")
+    level = AnalysisLevelField(required=False, default="medium", max_length=32,
+                               help_text="an engine level other than random")
 
 
 class CandidateOut(serializers.Serializer):

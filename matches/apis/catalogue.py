@@ -120,8 +120,7 @@ class GameOut(serializers.Serializer):
 class GameListApi(Api):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: GameOut(many=True), **errors()}, summary="The game catalogue",
-                   operation_id="games_list")
+    @extend_schema(responses={200: GameOut(many=True), **errors()}, summary="The game catalogue")
     def get(self, request: Request) -> Response:
         return Response(GameOut(catalogue.catalogue(), many=True).data)
 
@@ -191,7 +190,7 @@ class GameRulesApi(Api):
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
-        summary="The game's rules (Markdown, or HTML for browsers)", operation_id="games_rules",
+        summary="The game's rules (Markdown, or HTML for browsers)",
         parameters=[OpenApiParameter("format", str, enum=["md", "html"], required=False,
                                      description="md (the default) or html; an Accept header may choose too")],
         responses={(200, "text/markdown"): OpenApiResponse(OpenApiTypes.STR, description="the rules document"),

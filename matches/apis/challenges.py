@@ -12,16 +12,17 @@ from matches.selectors import challenges as selectors
 from matches.services import challenges
 
 from .query import Api, PageQueryIn, query_params
-from .schema import TimeControlSchema, errors, page_of, paginated, valid
+from .schema import (GameSlugField, OpponentField, TimeControlSchema, VariantOrBlankField, errors, page_of, paginated,
+                     valid)
 
 
 class ChallengeIn(serializers.Serializer):
-    game = serializers.CharField(max_length=40, help_text="a slug from GET /api/v1/games/")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
-                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
+    game = GameSlugField(max_length=40)
+    variant = VariantOrBlankField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                           help_text="a named variant (or an alias) of the game; its settings apply first")
     options = serializers.DictField(required=False, default=dict)
     opponents = serializers.ListField(
-        child=serializers.CharField(allow_null=True, max_length=150), required=False, default=list,
+        child=OpponentField(allow_null=True, max_length=150), required=False, default=list,
         max_length=7, help_text='one entry per other seat: a username, "ai:<level>", or null (open seat)')
     rated = serializers.BooleanField(required=False, default=False)
     time_control = TimeControlSchema(required=False, allow_null=True, help_text=(
@@ -80,8 +81,7 @@ class ChallengeListCreateApi(Api):
     throttle_scopes = {"POST": "challenge"}
 
     @extend_schema(responses={200: page_of(ChallengeOut), **errors("invalid_filter", "page_not_found", auth=True)},
-                   summary="Your challenges (sent and received, or ?direction=), or open ones (seeks)",
-                   operation_id="challenges_list")
+                   summary="Your challenges (sent and received, or ?direction=), or open ones (seeks)")
     @query_params(ChallengeListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query

@@ -13,14 +13,14 @@ from matches.services import ladders
 
 from .challenges import ChallengeOut
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import TwoPlayerGameField, VariantOrBlankField, errors, page_of, paginated, valid
 
 
 class LadderIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    game = serializers.CharField(max_length=40, help_text="a game two can play")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True,
-                                    help_text="a named variant (or an alias) from the catalogue; its settings apply first")
+    game = TwoPlayerGameField(max_length=40)
+    variant = VariantOrBlankField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                           help_text="a named variant (or an alias) of the game; its settings apply first")
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
     challenge_reach = serializers.IntegerField(required=False, default=3, min_value=1, max_value=50,
                                                help_text="how many ranks above themselves a player may challenge")
@@ -81,7 +81,7 @@ class LadderEventOut(serializers.Serializer):
 
 class LadderListApi(Api):
     @extend_schema(responses={200: page_of(LadderOut), **errors("page_not_found", "invalid_filter", "page_not_found")},
-                   summary="Ladders", operation_id="ladders_list")
+                   summary="Ladders")
     @query_params(PageQueryIn)
     def get(self, request: Request) -> Response:
         return paginated(request, self, selectors.ladders_query(), selectors.ladder_payload, LadderOut)

@@ -163,8 +163,7 @@ class MatchListApi(Api):
 
     @extend_schema(responses={200: page_of(MatchSummaryOut), **ETAG_RESPONSES,
                               **errors("invalid_filter", "page_not_found", auth=True)},
-                   parameters=ETAG_PARAMETERS, summary="Matches, newest first, filterable; ?my_turn=true is your inbox",
-                   operation_id="matches_list")
+                   parameters=ETAG_PARAMETERS, summary="Matches, newest first, filterable; ?my_turn=true is your inbox")
     @query_params(MatchListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query

@@ -3,12 +3,16 @@ belong to each operation, and the 401 that any request carrying a bad or expired
 from __future__ import annotations
 
 import inspect
+import re
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.settings import spectacular_settings
 
 import games
 from matches.errors import CODES
+
+from .schema import NO_NUL, NOT_BLANK
 
 # Path parameters that name a game (games/{slug}/..., players/{username}/ratings/{game}/).
 GAME_PATH_PARAMETERS = ("slug", "game")
@@ -65,4 +69,65 @@ def enumerate_game_slugs(result, generator, request, public):
             for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
                 if parameter.get("in") == "path" and parameter.get("name") in GAME_PATH_PARAMETERS:
                     parameter["schema"] = {"type": "string", "enum": slugs}
+    return result
+
+
+VERBS = {"post": "create", "put": "update", "patch": "partial_update", "delete": "destroy"}
+
+
+def _is_collection(result: dict, operation: dict) -> bool:
+    """A GET that answers a collection: a JSON array, or a page (`results` and a `next` link or cursor)."""
+    for status, response in operation.get("responses", {}).items():
+        if not status.startswith("2"):
+            continue
+        for content in response.get("content", {}).values():
+            schema = content.get("schema", {})
+            if "$ref" in schema:
+                schema = result["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+            if schema.get("type") == "array" or {"results", "next"} <= schema.get("properties", {}).keys():
+                return True
+    return False
+
+
+def operation_id(path: str, method: str, collection: bool) -> str:
+    """`<path words>_<verb>`: the path without its version prefix and parameters, words joined by
+    `_`; the verb `list` (a GET answering a collection), `retrieve`, `create`, `update`,
+    `partial_update` or `destroy`."""
+    words = [w.replace("-", "_") for w in re.sub(f"^{spectacular_settings.SCHEMA_PATH_PREFIX}", "", path).split("/")
+             if w and not w.startswith("{")]
+    verb = ("list" if collection else "retrieve") if method == "get" else VERBS[method]
+    return "_".join([*words, verb])
+
+
+def uniform_operation_ids(result, generator, request, public):
+    """Every operation id follows one rule (`operation_id`), whatever a view declares: generated
+    clients name their functions after them."""
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and method in (*VERBS, "get"):
+                operation["operationId"] = operation_id(path, method, method == "get" and _is_collection(
+                    result, operation))
+    return result
+
+
+def _exclude_nul(schema: dict) -> None:
+    if schema.get("type") == "string" and not {"enum", "format", "pattern"} & schema.keys():
+        schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL
+    for inner in (*schema.get("properties", {}).values(), schema.get("items")):
+        if isinstance(inner, dict) and inner is not schema:
+            _exclude_nul(inner)
+
+
+def exclude_nul_characters(result, generator, request, public):
+    """DRF's CharField refuses NUL characters (ProhibitNullCharactersValidator) in bodies and query
+    strings alike, and whitespace alone where it may not be blank (it trims, then finds it blank):
+    state both as a pattern on every free-text string a request carries."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request"):
+            _exclude_nul(component)
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                if parameter.get("in") == "query":
+                    _exclude_nul(parameter.get("schema", {}))
     return result

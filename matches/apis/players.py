@@ -16,7 +16,7 @@ from matches.selectors import players
 
 from .matches import MatchSummaryOut
 from .query import Api, PageQueryIn, parse_query, query_params
-from .schema import errors, page_of, paginated
+from .schema import GameSlugField, VariantField, errors, page_of, paginated
 
 
 class RatingOut(serializers.Serializer):
@@ -85,19 +85,19 @@ VARIANT_HELP = "a variant rated on its own (e.g. tenbin); any other variant mean
 
 class PlayerListQueryIn(PageQueryIn):
     q = serializers.CharField(required=False, max_length=150, help_text="usernames starting with this")
-    game = serializers.SlugField(required=False, max_length=40, help_text="only players rated in this game, best first")
-    variant = serializers.SlugField(required=False, max_length=40, help_text=VARIANT_HELP)
+    game = GameSlugField(required=False, max_length=40, help_text="only players rated in this game, best first")
+    variant = VariantField(required=False, max_length=40, help_text=VARIANT_HELP)
 
 
 class VariantQueryIn(PageQueryIn):
-    variant = serializers.SlugField(required=False, max_length=40, help_text=VARIANT_HELP)
+    variant = VariantField(required=False, max_length=40, help_text=VARIANT_HELP)
 
 
 class PlayerListApi(Api):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: page_of(PlayerListOut), **errors("page_not_found", "invalid_filter", "game_not_found")},
-                   summary="Players: by username prefix, or rated in a game (best first)", operation_id="players_list")
+                   summary="Players: by username prefix, or rated in a game (best first)")
     @query_params(PlayerListQueryIn)
     def get(self, request: Request) -> Response:
         query = request.query

@@ -7,6 +7,7 @@ import functools
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -75,6 +76,10 @@ class Api(APIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
     def initial(self, request: Request, *args, **kwargs) -> None:
+        # A method the endpoint does not serve is 405 whatever the credentials (DRF would
+        # authenticate first, and answer a stale token's 401 to a TRACE).
+        if request.method.lower() not in self.http_method_names or not hasattr(self, request.method.lower()):
+            raise MethodNotAllowed(request.method)
         super().initial(request, *args, **kwargs)
         handler = getattr(self, request.method.lower(), None)
         if handler is not None and not hasattr(handler, "query_serializer"):

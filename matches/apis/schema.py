@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable
 
-from drf_spectacular.utils import OpenApiResponse
+from django.contrib.auth.password_validation import (MinimumLengthValidator, NumericPasswordValidator,
+                                                     get_default_password_validators,
+                                                     password_validators_help_texts)
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -13,7 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import games
+from ai_workers.engines import LEVELS
 from matches.errors import CODES, ServiceError
+from matches.services.analysis import ANALYSIS_LEVELS
 
 from .caching import conditional
 
@@ -40,6 +46,104 @@ def errors(*codes: str, body: bool = False, auth: bool = False) -> dict:
     return {(status, "application/json"): OpenApiResponse(ErrorOut, description="; ".join(
         f"`{c}`: {CODES[c][1]}" for c in sorted(set(found))))
         for status, found in by_status.items()}
+
+
+# --- Fields whose schema the catalogue, the engines and the validators state ------------------
+# The services still decide (an unknown game is 400 `unknown_game`, not a validation error); the
+# schema lists the same values, read from the same sources, so typed clients get enums.
+
+NO_NUL = r"^[^\u0000]*$"          # every DRF CharField refuses NUL characters
+# ... and one that may not be blank refuses whitespace alone: it trims first, with str.strip, whose
+# whitespace (str.isspace: all below U+3001) is listed here rather than as \s (JavaScript's differs).
+_STRIPPED = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x3001)) if c.isspace())
+NOT_BLANK = rf"^[^\u0000]*[^{_STRIPPED}\u0000][^\u0000]*$"
+
+
+def game_slugs(seats: int | None = None) -> list[str]:
+    """The catalogue's slugs (those a game of `seats` players can use, if given)."""
+    return sorted(slug for slug, rules in games.GAMES.items()
+                  if seats is None or rules.min_players <= seats <= rules.max_players)
+
+
+def variant_names() -> list[str]:
+    """Every variant name and alias of any game: "standard" (every game's) first, the rest sorted."""
+    names = {name for rules in games.GAMES.values() for name in [*rules.variants, *rules.variant_aliases]}
+    return sorted(names, key=lambda name: (name != "standard", name))
+
+
+def variants_by_game() -> str:
+    return "; ".join(f"{slug}: {', '.join(sorted([*rules.variants, *rules.variant_aliases]))}"
+                     for slug, rules in sorted(games.GAMES.items()))
+
+
+def opponent_pattern() -> str:
+    """`ai:<level>` for an engine level, else a username (which never holds a ':')."""
+    return rf"^(?:ai:(?:{'|'.join(LEVELS)})|[^:\u0000]*[^:{_STRIPPED}\u0000][^:\u0000]*)$"
+
+
+def password_min_length() -> int:
+    """The least length the configured password validators ask for (0 without MinimumLengthValidator)."""
+    return max([v.min_length for v in get_default_password_validators() if isinstance(v, MinimumLengthValidator)],
+               default=0)
+
+
+def password_schema() -> dict:
+    """What the configured password validators can be stated as: their least length (the field's
+    minLength), and with NumericPasswordValidator at least one character that is not a digit. The
+    rest (common passwords, likeness to the username) is in the description."""
+    numeric = any(isinstance(v, NumericPasswordValidator) for v in get_default_password_validators())
+    return {"type": "string", "description": " ".join(password_validators_help_texts()),
+            "pattern": r"^[^\u0000]*[^0-9\u0000][^\u0000]*$" if numeric else NO_NUL}
+
+
+# The enums' values (named in settings.SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+GAME_SLUGS = game_slugs()
+TWO_PLAYER_GAME_SLUGS = game_slugs(seats=2)
+VARIANT_NAMES = variant_names()
+
+
+@extend_schema_field({"type": "string", "enum": GAME_SLUGS})
+class GameSlugField(serializers.CharField):
+    """A game of the catalogue."""
+
+
+@extend_schema_field({"type": "string", "enum": TWO_PLAYER_GAME_SLUGS})
+class TwoPlayerGameField(serializers.CharField):
+    """A game two can play (ladders and tournaments pair two players)."""
+
+
+@extend_schema_field({"type": "string", "enum": VARIANT_NAMES})
+class VariantField(serializers.CharField):
+    """A named variant or alias; which ones each game has is the catalogue's, said in the description."""
+
+    def __init__(self, *, help_text: str = "a named variant (or an alias) of the game", **kwargs):
+        super().__init__(help_text=f"{help_text}. Per game: {variants_by_game()}", **kwargs)
+
+
+@extend_schema_field({"type": "string", "enum": [*VARIANT_NAMES, ""]})
+class VariantOrBlankField(VariantField):
+    """A variant, or "" for none (the standard settings)."""
+
+
+@extend_schema_field({"type": "string", "pattern": opponent_pattern()})
+class OpponentField(serializers.CharField):
+    """A username or `ai:<level>`."""
+
+
+@extend_schema_field({"type": "string", "enum": list(ANALYSIS_LEVELS)})
+class AnalysisLevelField(serializers.CharField):
+    """An engine level that analyses (every one but random)."""
+
+
+@extend_schema_field(password_schema())
+class PasswordField(serializers.CharField):
+    """A new password, taken as typed (spaces too, as Django's own forms do): shorter than the
+    validators' least length is a 400 `validation_error`; the other validators are the service's
+    (400 `weak_password`)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_length", password_min_length() or None)
+        super().__init__(trim_whitespace=False, **kwargs)
 
 
 class TimeControlSchema(serializers.Serializer):

@@ -11,13 +11,14 @@ from matches.selectors import tournaments as selectors
 from matches.services import tournaments
 
 from .query import Api, PageQueryIn, query_params
-from .schema import errors, page_of, paginated, valid
+from .schema import TwoPlayerGameField, VariantOrBlankField, errors, page_of, paginated, valid
 
 
 class TournamentIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    game = serializers.CharField(max_length=40, help_text="a game two can play")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, allow_null=True)
+    game = TwoPlayerGameField(max_length=40)
+    variant = VariantOrBlankField(max_length=40, required=False, allow_blank=True, allow_null=True,
+                           help_text="a named variant (or an alias) of the game; its settings apply first")
     options = serializers.DictField(required=False, default=dict, help_text="the game's options (see games/{slug}/)")
     days_per_move = serializers.IntegerField(required=False, default=3, min_value=1, max_value=60,
                                              help_text="the clock of every game: days per move (rated games need one)")
@@ -96,7 +97,7 @@ def _detail(pk: int) -> dict:
 
 class TournamentListApi(Api):
     @extend_schema(responses={200: page_of(TournamentOut), **errors("page_not_found", "invalid_filter")},
-                   summary="Tournaments, newest first", operation_id="tournaments_list")
+                   summary="Tournaments, newest first")
     @query_params(TournamentListQueryIn)
     def get(self, request: Request) -> Response:
         qs = selectors.tournaments_query(request.query.get("status"))

@@ -224,7 +224,8 @@ def matches_query(*, status: str | None = None, player: str | None = None, game:
         else:
             # The user's id as a scalar subquery (not a join): the plan then walks that user's
             # seats in the (user, match) index, newest match first.
-            user_id = Subquery(get_user_model().objects.filter(username=player).values("pk")[:1])
+            user_id = Subquery(get_user_model().objects.filter(username__iexact=player).order_by("pk")
+                               .values("pk")[:1])
             qs = qs.filter(_seated(user_id=user_id))
     if my_turn or active:
         return qs.order_by(F("deadline").asc(nulls_last=True), "-id")

@@ -43,7 +43,7 @@ def _parse_opponent(entry: object, creator) -> SeatRequest:
         if level not in LEVELS:
             raise ServiceError("unknown_level", f"unknown engine level {level!r}; choose from {list(LEVELS)}")
         return SeatRequest(ai_level=level)
-    user = first_or_error(User.objects.filter(username=entry),
+    user = first_or_error(User.objects.filter(username__iexact=entry).order_by("pk"),
                           "unknown_player", f"no player named {entry!r}")
     if user.pk == creator.pk:
         raise ServiceError("invalid_opponent", "you cannot challenge yourself")

@@ -79,9 +79,9 @@ def ladder_challenge(*, ladder_id: int, user, opponent: str) -> Challenge:
     # Lock both rungs (in id order, so two challengers cannot deadlock): a second challenge of the
     # same pair waits for the first to commit, then sees it and is refused; ranks cannot move meanwhile.
     entries = list(ladder.entries.select_for_update().select_related("user")
-                   .filter(Q(user=user) | Q(user__username=opponent)).order_by("pk"))
+                   .filter(Q(user=user) | Q(user__username__iexact=opponent)).order_by("pk"))
     mine = next((e for e in entries if e.user_id == user.pk), None)
-    theirs = next((e for e in entries if e.user.username == opponent), None)
+    theirs = next((e for e in entries if e.user.username.upper() == opponent.upper()), None)
     if mine is None:
         raise ServiceError("not_on_ladder", "join the ladder before challenging")
     if theirs is None:

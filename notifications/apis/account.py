@@ -47,7 +47,7 @@ class PreferencesIn(serializers.Serializer):
     channels = serializers.DictField(child=serializers.ListField(child=serializers.ChoiceField(choices=CHANNELS),
                                                                 max_length=len(CHANNELS)),
                                      required=False, help_text=f"kinds: {', '.join(KINDS)}")
-    time_zone = serializers.CharField(required=False, max_length=64)
+    time_zone = serializers.CharField(required=False, max_length=64, help_text="IANA name; every time in a mail is in this zone")
     digest = serializers.ChoiceField(choices=Profile.Digest.values, required=False)
     digest_hour = serializers.IntegerField(required=False, min_value=0, max_value=23)
     digest_weekday = serializers.IntegerField(required=False, min_value=0, max_value=6)

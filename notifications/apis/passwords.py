@@ -7,7 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.apis.query import Api
-from matches.apis.schema import errors, valid
+from matches.apis.schema import PasswordField, errors, valid
 from notifications.services import passwords
 
 
@@ -22,7 +22,7 @@ class ResetOut(serializers.Serializer):
 class ResetConfirmIn(serializers.Serializer):
     uid = serializers.CharField(max_length=64)
     token = serializers.CharField(max_length=100)
-    password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    password = PasswordField(write_only=True, max_length=128)
 
 
 class PasswordResetApi(Api):

@@ -90,7 +90,7 @@ class WebhookDeliveriesApi(Api):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: page_of(DeliveryOut), **errors("webhook_not_found", "invalid_filter", "page_not_found", auth=True)},
-                   summary="A webhook's delivery log, newest first", operation_id="webhook_deliveries_list")
+                   summary="A webhook's delivery log, newest first")
     @query_params(PageQueryIn)
     def get(self, request: Request, pk: int) -> Response:
         return paginated(request, self, selectors.deliveries_of(request.user, pk), selectors.delivery_payload,

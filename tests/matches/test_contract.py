@@ -55,14 +55,50 @@ def test_a_stale_token_blocks_neither_registering_nor_logging_in(anon, alice):
     assert anon.delete("/api/v1/auth/token/").json()["code"] == "authentication_failed"
 
 
-def test_operation_ids_are_uniform_and_descriptions_are_each_operations_own(schema):
+def _words(path: str) -> list[str]:
+    return [w.replace("-", "_") for w in path.removeprefix("/api/v1/").split("/") if w and not w.startswith("{")]
+
+
+def _answers_a_collection(schema, operation) -> bool:
+    for status, response in operation["responses"].items():
+        for content in response.get("content", {}).values() if status.startswith("2") else ():
+            body = content["schema"]
+            if "$ref" in body:
+                body = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+            if body.get("type") == "array" or {"results", "next"} <= set(body.get("properties", {})):
+                return True
+    return False
+
+
+def test_operation_ids_follow_one_rule_and_are_unique(schema):
+    """`<path words>_<verb>`, as generated clients name their functions: no version prefix, no
+    one-off names, `list` exactly for the GETs that answer an array or a page."""
+    verbs = {"post": "create", "put": "update", "patch": "partial_update", "delete": "destroy"}
+    ids = []
+    for path, method, operation in _operations(schema):
+        verb = verbs.get(method) or ("list" if _answers_a_collection(schema, operation) else "retrieve")
+        assert operation["operationId"] == "_".join([*_words(path), verb]), (method, path)
+        ids.append(operation["operationId"])
+    assert len(ids) == len(set(ids)) == 90
+    assert {"games_list", "games_retrieve", "matches_moves_list", "analyses_retrieve",
+            "accounts_me_webhooks_deliveries_list", "games_rules_retrieve"} <= set(ids)
+
+
+def test_every_operation_has_its_own_summary_and_description(schema):
+    """Each operation says what it does in a summary of its own; a description, where there is one,
+    belongs to that operation alone (none inherited from a shared base class)."""
     from matches.apis.query import Api
 
-    base_doc = Api.__doc__.split()[0:4]
+    base_doc = " ".join(Api.__doc__.split())
+    summaries, descriptions = [], []
     for path, method, operation in _operations(schema):
-        assert not operation["operationId"].startswith("v1_"), operation["operationId"]
-        assert operation.get("summary"), (method, path)
-        assert operation.get("description", "").split()[0:4] != base_doc, (method, path)
+        assert len(operation.get("summary", "")) >= 6, (method, path)
+        summaries.append(operation["summary"])
+        if operation.get("description"):
+            assert " ".join(operation["description"].split()) != base_doc, (method, path)
+            descriptions.append(operation["description"])
+    assert len(summaries) == len(set(summaries)), [s for s in summaries if summaries.count(s) > 1]
+    assert len(descriptions) == len(set(descriptions)), [d for d in descriptions if descriptions.count(d) > 1]
 
 
 def test_the_event_stream_is_text_with_a_last_event_id_header(schema):
@@ -176,3 +212,124 @@ def test_game_path_parameters_list_the_catalogue(schema):
         parameters = {p["name"]: p for p in schema["paths"][path]["get"]["parameters"] if p["in"] == "path"}
         named = parameters.get("slug") or parameters["game"]
         assert named["schema"]["enum"] == sorted(games.GAMES)
+
+
+# --- Rules the schema states, read from the catalogue, the engines and the validators -------------
+
+def _enum(schema, prop):
+    """The enum a property refers to (through allOf/oneOf and $ref), without the blank or null."""
+    found = []
+    for part in [prop, *prop.get("allOf", []), *prop.get("oneOf", [])]:
+        if "$ref" in part:
+            part = schema["components"]["schemas"][part["$ref"].rsplit("/", 1)[1]]
+        found += [v for v in part.get("enum", []) if v not in ("", None)]
+    return found
+
+
+def test_game_variant_and_level_enums_are_the_catalogues(schema):
+    import games
+    from ai_workers.engines import LEVELS
+
+    bodies = schema["components"]["schemas"]
+    every_variant = {name for rules in games.GAMES.values() for name in [*rules.variants, *rules.variant_aliases]}
+    two_seat = {slug for slug, rules in games.GAMES.items() if rules.min_players <= 2 <= rules.max_players}
+    assert set(_enum(schema, bodies["ChallengeInRequest"]["properties"]["game"])) == set(games.GAMES)
+    for body in ("LadderInRequest", "TournamentInRequest"):
+        assert set(_enum(schema, bodies[body]["properties"]["game"])) == two_seat != set(games.GAMES)
+    for body in ("ChallengeInRequest", "LadderInRequest", "TournamentInRequest"):
+        variant = bodies[body]["properties"]["variant"]
+        assert set(_enum(schema, variant)) == every_variant and "advanced" in every_variant
+        for slug, rules in games.GAMES.items():      # which game has which: in the description
+            assert f"{slug}: {', '.join(sorted([*rules.variants, *rules.variant_aliases]))}" in variant["description"]
+    assert _enum(schema, bodies["AnalysisInRequest"]["properties"]["level"]) == [lv for lv in LEVELS if lv != "random"]
+    opponent = bodies["ChallengeInRequest"]["properties"]["opponents"]["items"]["pattern"]
+    import re
+    assert all(re.match(opponent, f"ai:{level}") for level in LEVELS)
+    assert not any(re.match(opponent, entry) for entry in ("ai:grandmaster", "ai:", "   ", "a:b"))
+    assert re.match(opponent, "bob")
+
+
+def test_the_catalogue_values_the_schema_lists_are_accepted(as_alice, settings):
+    """Every game with each of its variants (as the description pairs them) starts a match."""
+    import games
+
+    settings.MAX_ACTIVE_ENGINE_MATCHES = 0      # no limit: one match per pair
+    for slug, rules in sorted(games.GAMES.items()):
+        for variant in [*rules.variants, *rules.variant_aliases]:
+            seats = ["ai:random"] * (rules.min_players - 1)
+            answer = as_alice.post("/api/v1/challenges/", {"game": slug, "variant": variant, "opponents": seats},
+                                 format="json")
+            assert answer.status_code == 201, (slug, variant, answer.json())
+    refused = as_alice.post("/api/v1/challenges/", {"game": "hasami-shogi", "variant": "express",
+                                                         "opponents": ["ai:random"]}, format="json")
+    assert refused.status_code == 400 and refused.json()["detail"] == {"variant": "express"}, refused.json()
+
+
+def test_password_rules_come_from_the_validators(schema, settings):
+    from django.contrib.auth.password_validation import password_validators_help_texts
+
+    for body in ("RegisterInRequest", "ResetConfirmInRequest"):
+        password = schema["components"]["schemas"][body]["properties"]["password"]
+        assert password["minLength"] == 8 == settings.AUTH_PASSWORD_VALIDATORS[1]["OPTIONS"]["min_length"]
+        assert all(text in password["description"] for text in password_validators_help_texts())
+        import re
+        assert re.match(password["pattern"], "12345678a") and not re.match(password["pattern"], "12345678")
+        assert not re.match(password["pattern"], "abc\x00defgh")
+
+
+def test_a_short_password_is_refused_by_the_length_the_validators_set(anon, settings):
+    answer = anon.post("/api/v1/accounts/", {"username": "shorty", "password": "seven77"}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "validation_error"
+    assert "password" in answer.json()["detail"]
+
+
+def test_every_free_text_field_of_a_request_excludes_nul(schema, anon):
+    import re
+
+    from matches.apis.schema import NO_NUL, NOT_BLANK
+
+    def strings(node):
+        if isinstance(node, dict):
+            if node.get("type") == "string" and not {"enum", "format"} & node.keys() and node.get("maxLength") != 0:
+                yield node
+            for value in node.values():
+                yield from strings(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from strings(value)
+
+    bodies = [body for name, body in schema["components"]["schemas"].items() if name.endswith("Request")]
+    queries = [p["schema"] for _, _, op in _operations(schema) for p in op.get("parameters", []) if p["in"] == "query"]
+    found = list(strings(bodies)) + list(strings(queries))
+    assert len(found) > 25
+    for node in found:
+        assert "pattern" in node and not re.match(node["pattern"], "a\x00b"), node
+        if node.get("minLength", 0) and node["pattern"] in (NO_NUL, NOT_BLANK):    # trimmed, then not blank
+            assert node["pattern"] == NOT_BLANK and not re.match(NOT_BLANK, " \t "), node
+    answer = anon.post("/api/v1/accounts/", {"username": "nul", "password": "a long enough\x00 passphrase"},
+                       format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "validation_error"
+
+
+def test_a_password_is_taken_as_typed_spaces_included(anon):
+    typed = "  a long enough passphrase 42  "
+    assert anon.post("/api/v1/accounts/", {"username": "spacey", "password": typed}, format="json").status_code == 201
+    assert anon.post("/api/v1/auth/token/", {"username": "spacey", "password": typed}, format="json").status_code == 200
+    trimmed = anon.post("/api/v1/auth/token/", {"username": "spacey", "password": typed.strip()}, format="json")
+    assert trimmed.status_code == 400 and trimmed.json()["code"] == "invalid_credentials"
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/v1/challenges/", lambda: {"game": "hasami-shogi", "opponents": ["BOB"]}),
+    ("/api/v1/accounts/me/blocks/", lambda: {"username": "Bob"}),
+    ("/api/v1/reports/", lambda: {"player": "bOb", "reason": "rude"}),
+])
+def test_players_are_named_in_any_case_in_bodies_too(as_alice, bob, path, body):
+    assert as_alice.post(path, body(), format="json").status_code == 201
+
+
+def test_the_player_filter_finds_any_case(as_alice, alice, bob):
+    from tests.services import factories
+
+    factories.match(alice, bob)
+    assert as_alice.get("/api/v1/matches/?player=BOB").json()["count"] == 1

@@ -60,7 +60,7 @@ def _logged_in(generated, live_server):
 
 def _play_out(client, match_id: int, seconds: float = 60.0):
     models = _models()
-    legal, move, detail = (_api("matches.matches_legal_retrieve"), _api("matches.matches_moves_create"),
+    legal, move, detail = (_api("matches.matches_legal_list"), _api("matches.matches_moves_create"),
                            _api("matches.matches_retrieve"))
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -87,7 +87,7 @@ def test_a_generated_client_plays_a_game_and_follows_its_events(generated, live_
     catalogue = _api("games.games_list").sync(client=client)
     assert "pearl-yard" in {game.slug for game in catalogue}
     challenge = _api("challenges.challenges_create").sync(
-        client=client, body=models.ChallengeInRequest(game="pearl-yard", opponents=["ai:random"]))
+        client=client, body=models.ChallengeInRequest(game=models.GameEnum.PEARL_YARD, opponents=["ai:random"]))
     assert isinstance(challenge, models.ChallengeOut) and challenge.match, challenge
     finished = _play_out(client, challenge.match)
     assert finished.status == models.MatchStatusEnum.FINISHED and finished.ply > 0
