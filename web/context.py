@@ -19,4 +19,16 @@ def page_strings(request) -> dict:
         "updated_status": gettext("Updated: ply %(ply)s, %(status)s."),
         "ply_of": gettext("ply %(at)s of %(current)s"),
         "ply_of_replay": gettext("ply %(at)s of %(current)s (replay)"),
+        # the analysis board (static/web/board_page.js)
+        "board_refused": gettext("The server refused this line."),
+        "board_over": gettext("The game is over in this position."),
+        "board_to_move": gettext("Ply %(ply)s, seat %(seat)s to move."),
+        "board_failed": gettext("The engine could not answer: %(error)s"),
+        "board_thinking": gettext("The engine is thinking (%(status)s)…"),
+        "board_status_queued": gettext("queued"),
+        "board_status_running": gettext("running"),
+        "board_value": gettext("Level %(level)s, %(seconds)s s: value %(value)s for seat %(seat)s "
+                               "(to move; 1 a win, −1 a loss)."),
+        "board_play_move": gettext("Play %(move)s on the board"),
+        "board_play_line": gettext("Play the line up to %(move)s"),
     }}

@@ -417,5 +417,5 @@ def analysis_board(user, *, moves: list[str], match_id: int | None = None, ply: 
 
 def board_games() -> list[dict]:
     """The games the analysis board opens (no hidden information), for its game list."""
-    return [{"slug": slug, "title": rules.title} for slug, rules in sorted(games.GAMES.items())
+    return [{"slug": slug, "title": game_title(slug)} for slug, rules in sorted(games.GAMES.items())
             if not rules.has_hidden_information]

@@ -3,6 +3,9 @@ or a finished match's ply, played on the board, the engine's lines asked and sho
 refusals as the API; and in Debian's Chromium under the site's CSP (scripts from static files)."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -129,3 +132,55 @@ def test_the_games_page_shows_measured_levels_and_links_the_board(client):
     assert "measured at 0.02 × the levels' time budgets (as nodes)" in html
     assert '/board/?game=hasami-shogi">Analysis board</a>' in html
     assert '/board/?game=new-eleusis' not in html             # hidden information: no board
+
+
+def test_the_board_in_japanese(client, alice):
+    html = client.get("/board/?game=hasami-shogi&m=e1-e5", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<title>解析盤: はさみ将棋" in html and "1 手目、席 1 の手番です。" in html
+    assert "エンジンの候補を" not in html and "ログイン</a> するとエンジンに聞けます。" in html
+    assert ">はさみ将棋</a></li>" in html                       # the game list names the games in Japanese
+    assert "Ply 1, seat 1 to move." not in html and "Analysis board" not in html
+    # The script's words come with the page (web/context.py → strings.js), in its language.
+    strings = json.loads(re.search(r'<script id="page-strings" type="application/json">(.*?)</script>', html)[1])
+    assert strings["board_to_move"] == "%(ply)s 手目、席 %(seat)s の手番です。"
+    assert strings["board_play_move"] == "盤上で %(move)s を指す"
+    assert strings["board_thinking"] == "エンジンが考えています (%(status)s)…" and strings["board_status_queued"] == "待機中"
+
+
+def test_a_thinking_time_that_is_no_number_is_refused_in_the_page_s_language(client, alice):
+    client.force_login(alice)
+    ask = {"game": "hasami-shogi", "level": "easy", "seconds": "soon"}
+    refused = client.post("/board/ask/", ask, HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and refused.json() == {
+        "ok": False, "code": "invalid_budget", "message": "The thinking time is a number of seconds."}
+    refused = client.post("/board/ask/", ask, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.json()["message"] == "思考時間は秒数で指定してください。"
+    page = client.post("/board/ask/", ask, HTTP_ACCEPT_LANGUAGE="ja", follow=True)
+    assert "思考時間は秒数で指定してください。" in page.content.decode()
+    assert PositionAnalysis.objects.count() == 0
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_board_s_script_writes_japanese(new_page, alice):
+    page = new_page()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("alice-secret-pw")
+    page.get_by_role("button", name="Log in").click()
+    page.goto("/board/?game=hasami-shogi")
+    page.locator("#site-language").select_option("ja")
+    page.get_by_role("button", name="Switch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#line-status")).to_have_text("0 手目、席 0 の手番です。")
+    page.locator('#board [data-cell="e1"]').click()
+    page.locator('#board [data-cell="e5"]').click()
+    expect(page.locator("#line-status")).to_have_text("1 手目、席 1 の手番です。")    # written by the script
+    page.select_option("#ask-level", "easy")
+    page.get_by_role("button", name="エンジンに聞く").click()
+    expect(page.locator(".engine-lines > li")).to_have_count(3)
+    expect(page.locator("#answer > p")).to_contain_text("強さ easy、")
+    first = PositionAnalysis.objects.get().result["lines"][0]["move"]
+    page.get_by_role("button", name=f"盤上で {first} を指す").click()
+    expect(page.locator("#line-moves li")).to_have_text(["e1-e5", first])
+    expect(page.locator("#line-status")).to_have_text("2 手目、席 0 の手番です。")

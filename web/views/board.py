@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -94,7 +95,7 @@ def board_ask(request: HttpRequest) -> HttpResponse:
             lines=_whole(request.POST.get("lines")) or 3,
             seconds=float(seconds) if seconds else None, **line)
     except ValueError:
-        return _refused(request, line, "invalid_budget", "The thinking time is a number of seconds.", 400)
+        return _refused(request, line, "invalid_budget", gettext("The thinking time is a number of seconds."), 400)
     except REFUSALS as exc:
         return _refused(request, line, *refusal(exc))
     if wants_json(request):

@@ -5,6 +5,7 @@
 // asks and comes back with the answer).
 import { BoardPicker } from "./board.js";
 import { clearArrows, drawArrows, errorBox, showError } from "./match_view.js";
+import { t } from "./strings.js";
 
 const root = document.getElementById("analysis-board");
 const $ = (selector) => root.querySelector(selector);
@@ -35,17 +36,17 @@ async function show(moves) {
   try {
     const response = await fetch(`${positionUrl}?${lineParams()}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
     answer = await response.json();
-    if (!response.ok) throw new Error(answer.message || "refused");
+    if (!response.ok) throw new Error(answer.message || t("board_refused"));
   } catch (error) {
     line = previous;
-    boardError(error.message === "Failed to fetch" ? "The server did not answer; try again." : error.message);
+    boardError(error instanceof TypeError ? t("no_answer") : error.message);
     return;
   }
   $("#board-error").textContent = "";
   $("#board").innerHTML = answer.board_svg;
   $("#board-text").textContent = answer.board_text;
   legal = answer.legal_moves;
-  $("#line-status").textContent = answer.over ? "The game is over in this position." : `Ply ${answer.ply}, seat ${answer.seat} to move.`;
+  $("#line-status").textContent = answer.over ? t("board_over") : t("board_to_move", { ply: answer.ply, seat: answer.seat });
   $("#line-moves").replaceChildren(...line.map((move) => Object.assign(document.createElement("li"), { textContent: move })));
   $("#line-back").disabled = $("#line-reset").disabled = line.length === 0;
   const select = $("#line-move");
@@ -65,7 +66,7 @@ function showChoices(moves) {
   clearArrows(svg);
   if (!moves.length) return;
   if (picker?.picked.length) drawArrows(svg, picker.picked.at(-1), moves, play);
-  box.append(Object.assign(document.createElement("span"), { textContent: "Which move? " }));
+  box.append(Object.assign(document.createElement("span"), { textContent: t("which_move") }));
   for (const move of moves) {
     const button = Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: move });
     button.addEventListener("click", () => play(move));
@@ -84,29 +85,29 @@ function renderAnswer(answer) {
   const p = document.createElement("p");
   if (answer.status === "failed") {
     p.className = "error";
-    p.textContent = `The engine could not answer: ${answer.error || ""}`;
+    p.textContent = t("board_failed", { error: answer.error || "" });
     box.append(p);
     return;
   }
   if (answer.status !== "done") {
     p.setAttribute("role", "status");
-    p.textContent = `The engine is thinking (${answer.status})…`;
+    p.textContent = t("board_thinking", { status: t(`board_status_${answer.status}`) });
     box.append(p);
     return;
   }
-  p.textContent = `Level ${answer.level}, ${answer.seconds} s: value ${answer.value.toFixed(3)} for seat ${answer.seat} (to move; 1 a win, −1 a loss).`;
+  p.textContent = t("board_value", { level: answer.level, seconds: answer.seconds, value: answer.value.toFixed(3), seat: answer.seat });
   const list = document.createElement("ol");
   list.className = "engine-lines";
   const asked = [...line];
   for (const found of answer.lines) {
     const item = document.createElement("li");
     const button = Object.assign(document.createElement("button"), { type: "button", className: "link", textContent: found.move });
-    button.setAttribute("aria-label", `Play ${found.move} on the board`);
+    button.setAttribute("aria-label", t("board_play_move", { move: found.move }));
     button.addEventListener("click", () => show([...asked, found.move]));
     item.append(button, ` ${found.value.toFixed(3)}: `);
     found.pv.forEach((move, i) => {
       const step = Object.assign(document.createElement("button"), { type: "button", className: "link", textContent: move });
-      step.setAttribute("aria-label", `Play the line up to ${move}`);
+      step.setAttribute("aria-label", t("board_play_line", { move }));
       step.addEventListener("click", () => show([...asked, ...found.pv.slice(0, i + 1)]));
       item.append(step, " ");
     });
@@ -145,7 +146,7 @@ function wireAsk() {
       renderAnswer(answer.position);
       await poll(answer.position.id);
     } catch (error) {
-      showError(errorBox(form), "The server did not answer; try again.");
+      showError(errorBox(form), t("no_answer"));
     } finally {
       button.disabled = false;
     }
