@@ -1,52 +1,71 @@
 """The analysis board: ask an engine for a position's best lines, and read them."""
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ai_workers.engines.jobs import MAX_LINES
 from matches.converters import MAX_ID
+from matches.errors import ServiceError
 from matches.models import PositionAnalysis
 from matches.selectors import positions as selectors
 from matches.services import positions
 
 from .query import Api
-from .schema import errors, valid
+from .schema import AnalysisLevelField, GameSlugField, VariantField, errors, valid
 
 MOVE_TEXT_MAX = 200
 
 
-class PositionIn(serializers.Serializer):
-    match = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text=(
-        "a finished match: the line starts at its `ply`"))
-    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, help_text=(
-        "with `match`: the match's position after this many plies (default: its end)"))
-    game = serializers.SlugField(required=False, max_length=40, help_text=(
-        "without `match`: the line starts at this game's start"))
-    options = serializers.DictField(required=False, help_text="with `game`: its options")
-    variant = serializers.CharField(required=False, max_length=40, help_text="with `game`: a named variant")
-    players = serializers.IntegerField(required=False, min_value=1, max_value=16,
-                                       help_text="with `game`: the seat count (default: the fewest)")
+class _LineIn(serializers.Serializer):
     moves = serializers.ListField(child=serializers.CharField(max_length=MOVE_TEXT_MAX, allow_blank=False),
                                   required=False, default=list, max_length=10_000,
                                   help_text="the line's moves in notation, each checked by the rules")
-    level = serializers.CharField(required=False, default="medium", max_length=32,
-                                  help_text="an engine level other than random")
+    level = AnalysisLevelField(required=False, default="medium", max_length=32,
+                               help_text="an engine level other than random")
     lines = serializers.IntegerField(required=False, default=3, min_value=1, max_value=MAX_LINES,
                                      help_text=f"how many best moves (multi-PV), 1-{MAX_LINES}")
     seconds = serializers.FloatField(required=False, min_value=0.001, help_text=(
         "thinking time, at most the level's budget (default: the budget)"))
 
+
+class PositionFromMatchIn(_LineIn):
+    """The line starts in a finished match."""
+
+    match = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=(
+        "a finished match: the line starts at its `ply`"))
+    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, help_text=(
+        "the match's position after this many plies (default: its end)"))
+
     def validate(self, data):
-        if ("match" in data) == ("game" in data):
+        if "game" in self.initial_data:
             raise serializers.ValidationError("give either `match` (and `ply`) or `game` (and `options`)")
-        if "match" in data and ({"options", "variant", "players"} & data.keys()):
-            raise serializers.ValidationError("`options`, `variant` and `players` go with `game`")
-        if "game" in data and "ply" in data:
-            raise serializers.ValidationError("`ply` goes with `match`")
+        # Schema-valid (a body may carry other keys) but meaningless here: refused by the rule's code.
+        if {"options", "variant", "players"} & self.initial_data.keys():
+            raise ServiceError("invalid_options", "`options`, `variant` and `players` go with `game`")
         return data
+
+
+class PositionFromGameIn(_LineIn):
+    """The line starts at a game's start."""
+
+    game = GameSlugField(max_length=40, help_text="the line starts at this game's start")
+    options = serializers.DictField(required=False, help_text="the game's options")
+    variant = VariantField(required=False, max_length=40)
+    players = serializers.IntegerField(required=False, min_value=1, max_value=16,
+                                       help_text="the seat count (default: the fewest)")
+
+    def validate(self, data):
+        if "ply" in self.initial_data:
+            raise ServiceError("invalid_ply", "`ply` goes with `match` (a game's line starts at its start)")
+        return data
+
+
+# One body or the other: `match` picks the first (what else the body holds is not read).
+POSITION_IN = PolymorphicProxySerializer(component_name="PositionIn", resource_type_field_name=None,
+                                         serializers=[PositionFromMatchIn, PositionFromGameIn])
 
 
 class LineOut(serializers.Serializer):
@@ -79,7 +98,7 @@ class PositionCreateApi(Api):
     permission_classes = [permissions.IsAuthenticated]
     throttle_scopes = {"POST": "analysis"}
 
-    @extend_schema(request=PositionIn, summary="Ask an engine for a position's best lines (analysis board)",
+    @extend_schema(request=POSITION_IN, summary="Ask an engine for a position's best lines (analysis board)",
                    description="202 with a new job (an event `position_done` follows; or poll "
                                "`GET positions/{id}/`); 200 with the stored lines when this position was "
                                "searched already at this level and line count with at least this time.",
@@ -90,7 +109,8 @@ class PositionCreateApi(Api):
                                        "unknown_game", "invalid_options", "invalid_move", "illegal_move",
                                        "game_over", body=True, auth=True)})
     def post(self, request: Request) -> Response:
-        data = valid(PositionIn, request)
+        body = request.data if isinstance(request.data, dict) else {}
+        data = valid(PositionFromMatchIn if "match" in body else PositionFromGameIn, request)
         row, created = positions.position_request(
             user=request.user, moves=data["moves"], level=data["level"], lines=data["lines"],
             seconds=data.get("seconds"), match_id=data.get("match"), ply=data.get("ply"),

@@ -79,7 +79,7 @@ def test_operation_ids_follow_one_rule_and_are_unique(schema):
         verb = verbs.get(method) or ("list" if _answers_a_collection(schema, operation) else "retrieve")
         assert operation["operationId"] == "_".join([*_words(path), verb]), (method, path)
         ids.append(operation["operationId"])
-    assert len(ids) == len(set(ids)) == 90
+    assert len(ids) == len(set(ids))
     assert {"games_list", "games_retrieve", "matches_moves_list", "analyses_retrieve",
             "accounts_me_webhooks_deliveries_list", "games_rules_retrieve"} <= set(ids)
 

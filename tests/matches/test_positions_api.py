@@ -102,7 +102,8 @@ def test_bad_requests_are_refused_and_change_nothing(as_alice, as_bob, django_ca
         ({"game": "no-such-game"}, 400, "unknown_game"),
         ({"options": {"nope": 1}}, 400, "invalid_options"),
         ({"match": match_id, "options": {}}, 400, "validation_error"),
-        ({"ply": 1}, 400, "validation_error"),
+        ({"ply": 1}, 400, "invalid_ply"),
+        ({"match": match_id, "variant": "tenbin"}, 400, "invalid_options"),
     ]
     for body, status, code in cases:
         body = {"game": "hasami-shogi", "level": "easy", **body}
