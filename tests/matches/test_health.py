@@ -109,8 +109,9 @@ def test_compose_checks_health_and_keeps_the_broker_across_restarts():
     from tests.processes import ROOT
 
     services = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())["services"]
-    assert "/readyz" in " ".join(services["web"]["healthcheck"]["test"])
-    assert services["proxy"]["depends_on"]["web"]["condition"] == "service_healthy"
+    for web in ("web1", "web2"):                # two web nodes behind the proxy (docs/scaling.md §7)
+        assert "/readyz" in " ".join(services[web]["healthcheck"]["test"])
+        assert services["proxy"]["depends_on"][web]["condition"] == "service_healthy"
     for worker in ("worker", "analysis"):
         assert "inspect ping" in " ".join(services[worker]["healthcheck"]["test"])
     assert services["redis"]["command"][:3] == ["redis-server", "--appendonly", "yes"]

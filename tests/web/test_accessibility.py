@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 import games
 from matches.services import challenges, results
