@@ -11,6 +11,7 @@ down (or absent) those counts decide, so during an outage each process enforces 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import time
@@ -31,6 +32,10 @@ _local: Counter = Counter()
 _held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # loop → its open leases
 _clients: dict = {}
 _quiet_until = 0.0
+# The leases taken while serving one connection (pearlsite/slow_readers.py opens the scope): when
+# the server drops the connection they are given back at once, not when the abandoned response
+# is collected (Django does not close a response whose send failed).
+_connection_leases: contextvars.ContextVar[list | None] = contextvars.ContextVar("connection_leases", default=None)
 
 
 @dataclass
@@ -47,6 +52,11 @@ class Lease:
     released: bool = False
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
 
+    def __post_init__(self) -> None:
+        held = _connection_leases.get()
+        if held is not None:
+            held.append(self)
+
     def release(self) -> None:
         """Give the lease back (idempotent; also from another thread, such as a response's close())."""
         if self.released:
@@ -59,6 +69,17 @@ class Lease:
         _held.get(self.loop, set()).discard(self)
         if self.in_redis:
             self.loop.create_task(_redis_call(lambda pipe: _remove(pipe, [self])))
+
+
+@contextlib.contextmanager
+def connection_scope():
+    """Around serving one connection: yields a function that gives back every lease taken meanwhile."""
+    held: list[Lease] = []
+    token = _connection_leases.set(held)
+    try:
+        yield lambda: [lease.release() for lease in held]
+    finally:
+        _connection_leases.reset(token)
 
 
 def _remove(pipe, leases) -> None:
