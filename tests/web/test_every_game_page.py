@@ -47,6 +47,9 @@ def _widest(page) -> list:
     """The elements that reach past the screen's right edge (what a failure names)."""
     return page.evaluate("""[...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .filter(e => { for (let a = e.parentElement; a; a = a.parentElement) {
+            if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return false; }
+            return true; })   /* what a scrolling box clips does not widen the page */
         .slice(0, 5).map(e => `${e.tagName}.${e.className.baseVal ?? e.className}#${e.id}`)""")
 
 
