@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
 
 import games
 from matches.services import challenges, results
@@ -61,11 +60,7 @@ def test_the_report_forms_and_staff_pages_have_no_serious_or_critical_violations
     for user, paths in ((alice, (f"/matches/{match.pk}/", "/accounts/privacy/", "/players/bob/")),
                         (erin, ("/staff/moderation/", "/staff/moderation/players/bob/", "/staff/moderation/audit/"))):
         page = new_page()
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill(user.username)
-        page.get_by_label("Password").fill(f"{user.username}-secret-pw")
-        page.get_by_role("button", name="Log in").click()
-        expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+        log_in(page, user)
         for path in paths:
             page.goto(path)
             if path.startswith("/matches/"):

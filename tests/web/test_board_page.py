@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 import games
 from matches.models import PositionAnalysis
 from matches.services import challenges, play, results
+from tests.web.browsing import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -84,10 +85,7 @@ def test_anonymous_visitors_are_sent_to_log_in_to_ask(client):
 @pytest.mark.django_db(transaction=True)
 def test_play_a_line_on_the_board_and_ask_the_engine(new_page, alice):
     page = new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill("alice-secret-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, alice)
     page.goto("/board/?game=hasami-shogi")
     expect(page.locator("#line-status")).to_have_text("Ply 0, seat 0 to move.")
     page.locator('#board [data-cell="e1"]').click()
@@ -164,10 +162,7 @@ def test_a_thinking_time_that_is_no_number_is_refused_in_the_page_s_language(cli
 @pytest.mark.django_db(transaction=True)
 def test_the_board_s_script_writes_japanese(new_page, alice):
     page = new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill("alice-secret-pw")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, alice)
     page.goto("/board/?game=hasami-shogi")
     page.locator("#site-language").select_option("ja")
     page.get_by_role("button", name="Switch").click()
