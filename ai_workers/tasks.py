@@ -43,45 +43,45 @@ def engine_reply(self, job: dict) -> str | None:
     return reply.move if applied else None
 
 
-@shared_task(name="ai_workers.tasks.engine_analysis", max_retries=3, **TASK_OPTIONS)
-def engine_analysis(self, job: dict) -> int:
-    """Per-ply results of an analysis job, handed to the analysis service."""
+def _serve(task, job: dict, *, match_id, run, refused, done) -> int:
+    """Take the job, run it, hand its result to `done` (a size back) or its refusal by the rules to
+    `refused`; any other failure is the job's error (the sweep retries it)."""
     engine_job = EngineJob.from_dict(job)
     job_id = engine_job.job_id
-    if job_id is None or not jobs.job_started(job_id=job_id, match_id=engine_job.match_id,
-                                              retry=self.request.retries > 0):
+    if job_id is None or not jobs.job_started(job_id=job_id, match_id=match_id(engine_job),
+                                              retry=task.request.retries > 0):
         log.info("engine job %s: taken or closed already; message dropped", job_id)
         return 0
     try:
-        rows = run_analysis(engine_job)
+        result = run(engine_job)
     except games.GameError as exc:
-        jobs.analysis_refused(job_id=job_id, error=str(exc))
+        refused(job_id=job_id, error=str(exc))
         return 0
     except Exception as exc:
         log.exception("engine job %s failed", job_id)
         jobs.job_error(job_id=job_id, error=repr(exc))
         return 0
-    jobs.analysis_done(job_id=job_id, results=rows)
-    return len(rows)
+    return done(job_id, result)
+
+
+@shared_task(name="ai_workers.tasks.engine_analysis", max_retries=3, **TASK_OPTIONS)
+def engine_analysis(self, job: dict) -> int:
+    """Per-ply results of an analysis job, handed to the analysis service."""
+    def done(job_id: int, rows: list) -> int:
+        jobs.analysis_done(job_id=job_id, results=rows)
+        return len(rows)
+
+    return _serve(self, job, match_id=lambda engine_job: engine_job.match_id, run=run_analysis,
+                  refused=jobs.analysis_refused, done=done)
 
 
 @shared_task(name="ai_workers.tasks.engine_position", max_retries=3, **TASK_OPTIONS)
 def engine_position(self, job: dict) -> int:
-    """A position's best lines (the analysis board), handed to the positions service."""
-    engine_job = EngineJob.from_dict(job)
-    job_id = engine_job.job_id
-    if job_id is None or not jobs.job_started(job_id=job_id, match_id=None,
-                                              retry=self.request.retries > 0):
-        log.info("engine job %s: taken or closed already; message dropped", job_id)
-        return 0
-    try:
-        found = run_position(engine_job)
-    except games.GameError as exc:
-        jobs.position_refused(job_id=job_id, error=str(exc))
-        return 0
-    except Exception as exc:
-        log.exception("engine job %s failed", job_id)
-        jobs.job_error(job_id=job_id, error=repr(exc))
-        return 0
-    jobs.position_done(job_id=job_id, result=found)
-    return len(found["lines"])
+    """A position's best lines (the analysis board), handed to the positions service; its job
+    belongs to no match."""
+    def done(job_id: int, found: dict) -> int:
+        jobs.position_done(job_id=job_id, result=found)
+        return len(found["lines"])
+
+    return _serve(self, job, match_id=lambda engine_job: None, run=run_position,
+                  refused=jobs.position_refused, done=done)
