@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 import games
@@ -40,16 +41,23 @@ def shots(tmp_path) -> Path:
 
 
 def _fits_the_screen(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    """Once the page has settled at the new width (a resize and the live script's refresh of the
+    board may land a frame apart), nothing reaches past the screen's right edge."""
+    try:
+        page.wait_for_function("document.documentElement.scrollWidth <= document.documentElement.clientWidth",
+                               timeout=3_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def _widest(page) -> list:
     """The elements that reach past the screen's right edge (what a failure names)."""
     return page.evaluate("""[...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-        .filter(e => { for (let a = e.parentElement; a; a = a.parentElement) {
+        .filter(e => { for (let a = e.offsetParent; a; a = a.offsetParent) {
             if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return false; }
-            return true; })   /* what a scrolling box clips does not widen the page */
+            return true; })   /* what a scrolling box clips (it contains it) does not widen the page */
         .slice(0, 5).map(e => `${e.tagName}.${e.className.baseVal ?? e.className}#${e.id}`)""")
 
 
