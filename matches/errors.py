@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import DataError
 from django.http import Http404, JsonResponse
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -112,7 +113,7 @@ CODES: dict[str, tuple[int, str]] = {
                                 "playing (detail.match): no engine help in a live game")),
     "board_unavailable": (422, gettext_noop("the analysis board is for games without hidden information")),
     "too_many_board_moves": (413, gettext_noop("the line has more moves than the board takes (detail.limit)")),
-    "invalid_ply": (400, gettext_noop("the ply is not between 0 and the match's last ply")),
+    "invalid_ply": (400, gettext_noop("the ply is not one of the match's (0 to its last), or comes without a match")),
     "invalid_budget": (400, gettext_noop("the thinking time is not within the level's budget (detail.max_seconds)")),
     # ladders
     "staff_only": (403, gettext_noop("only staff may do this")),
@@ -211,8 +212,11 @@ _DRF_CODES = {
 def localized_message(code: str, message: str) -> str:
     """The human message of an error in the active language (Accept-Language on the API, the
     page's language on the pages): English keeps the specific sentence the code raised; Japanese
-    gives the code's meaning from `CODES`, translated (the specifics stay in `detail`). The code
-    itself never changes."""
+    gives the code's meaning from `CODES`, translated (the specifics stay in `detail`), unless the
+    sentence itself was marked for translation (`gettext_lazy`, `format_lazy`), as it is where one
+    code covers more than one reason. The code itself never changes."""
+    if isinstance(message, Promise):     # a specific sentence marked for translation: say it
+        return str(message)
     language = translation.get_language() or "en"
     if language.split("-")[0] == "en" or code not in CODES:
         return message

@@ -1,6 +1,7 @@
 """The analysis board: ask an engine for a position's best lines, and read them."""
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -59,7 +60,8 @@ class PositionFromGameIn(_LineIn):
 
     def validate(self, data):
         if "ply" in self.initial_data:
-            raise ServiceError("invalid_ply", "`ply` goes with `match` (a game's line starts at its start)")
+            raise ServiceError("invalid_ply", gettext_lazy("`ply` goes with `match` (a game's line starts at "
+                                                          "its start)"))
         return data
 
 

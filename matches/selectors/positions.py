@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 import games
 from matches.errors import ServiceError, first_or_error
@@ -69,7 +71,8 @@ def replay_line(*, moves: list[str], match: Match | None = None, ply: int | None
                                                     "(no engine help mid-game)")
         ply = match.ply if ply is None else ply
         if not 0 <= ply <= match.ply:
-            raise ServiceError("invalid_ply", f"the ply is between 0 and {match.ply}",
+            raise ServiceError("invalid_ply", format_lazy(gettext_lazy("the ply is between 0 and {last}"),
+                                                          last=match.ply),
                                detail={"max_ply": match.ply})
         state = rules.new_state(players=match.players, seed=match.seed, options=match.options)
         recorded = match.moves.filter(ply__lte=ply).order_by("ply").values_list("notation", flat=True)

@@ -146,6 +146,27 @@ def test_api_validation_and_rules_errors_in_japanese(as_alice):
     assert missing.json()["detail"]["game"] == ["この項目は必須です。"]      # DRF's own Japanese
 
 
+def test_a_code_with_more_than_one_reason_says_which_in_japanese(as_alice, as_bob):
+    """`invalid_ply` is raised for a ply past the match's end and for a ply without a match: each
+    sentence is translated itself, so the Japanese message gives the same reason as the English."""
+    from tests.matches.helpers import play, start_match
+
+    match_id = start_match(as_alice, as_bob)
+    play(as_alice, match_id, "e1-e5", ply=0)
+    as_bob.post(f"/api/v1/matches/{match_id}/resign/")
+    said = {}
+    for language in ("en", "ja"):
+        for name, body in (("past the end", {"match": match_id, "ply": 2}),
+                           ("without a match", {"game": "hasami-shogi", "ply": 1})):
+            response = as_alice.post("/api/v1/positions/", body, format="json", HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 400 and response.json()["code"] == "invalid_ply"
+            said[language, name] = response.json()["message"]
+    assert said["en", "past the end"] == "the ply is between 0 and 1"
+    assert said["ja", "past the end"] == "手数は 0 から 1 までです"
+    assert said["en", "without a match"].startswith("`ply` goes with `match`")
+    assert said["ja", "without a match"].startswith("`ply` は `match` と一緒に指定します")
+
+
 def test_every_api_error_code_has_a_japanese_message():
     import polib
 
