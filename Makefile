@@ -95,11 +95,19 @@ bench-engines: install
 bench-levels: install
 	$(PY) -m bench.levels --json var/bench/levels.json --markdown var/bench/levels.md
 
-# Each level's strength relative to random, adjacent levels until an SPRT decides (§5.3); the
-# catalogue serves the file.
+# Each level's strength relative to random, adjacent levels until an SPRT decides: every game at
+# 0.02 × the budgets, then five of them at the served budgets; Pearl Maze's walks at the served
+# budgets with the solution files a deployment has (§5.3). The catalogue serves the file.
 bench-strength: install
-	$(PY) -m bench.levels hasami-shogi pearl-five ring-rugby mak-yek pearl-war --sprt --games 60 \
+	$(PY) -m bench.levels hasami-shogi pearl-five ring-rugby mak-yek pearl-war dai-hasami-shogi \
+		latrunculi pearl-survival glaisher pearl-yard --sprt --games 200 --max-plies 3000 \
 		--scale 0.02 --strength ai_workers/engines/strength.json
+	$(PY) -m bench.levels new-eleusis --sprt --games 200 --strength ai_workers/engines/strength.json
+	$(PY) -m bench.levels glaisher pearl-yard pearl-survival pearl-five hasami-shogi --sprt --games 60 \
+		--max-plies 3000 --scale 1 --strength ai_workers/engines/strength.json
+	DJANGO_DEBUG=true $(PY) manage.py solve pearl-maze --cache
+	DJANGO_DEBUG=true $(PY) manage.py solve pearl-maze --black outside --cache
+	$(PY) -m bench.levels pearl-maze --puzzle-scale 1 --strength ai_workers/engines/strength.json
 
 # BENCH_HTTP_SMOKE=1: a few seconds per phase, for CI.
 # BENCH_BASELINE=<git ref>: that ref measured too, alternately, medians side by side (--baseline).

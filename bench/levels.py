@@ -35,8 +35,8 @@ LLR is finite); bounds log(β / (1 − α)) and log((1 − β) / α); at least `
 New Eleusis (hidden information, 4–8 seats) plays four seats, two per level, seated ABAB and BABA
 in turn, each level with its own (unscaled) budget, since those levels differ by the candidate
 rules they consider and answer well within it; each of A's seats meets each of B's seats by
-final score. Pearl Maze (one seat) prints
-each level's walk from the standard starts.
+final score. Pearl Maze (one seat) prints each level's walk from the standard starts, at
+`--puzzle-scale` × the budgets; with `--strength`, those walks are its levels' strength.
 """
 from __future__ import annotations
 
@@ -59,6 +59,7 @@ from bench.engines import plain_uct, play_game, random_plies
 Z95 = 1.959964
 UCT = "plain-uct"
 LADDER = (("easy", "random"), ("medium", "easy"), ("strong", "medium"))
+LEVELS_ORDER = ("random", "easy", "medium", "strong")
 #: Two-player games whose first mover wins with perfect play (docs/engines.md §1.2).
 DECIDED_FROM_THE_START = {"pearl-yard"}
 DEFAULT_ENTRIES = ("pearl-maze", "dai-hasami-shogi", "glaisher", "hasami-shogi",
@@ -482,6 +483,39 @@ def report(pairings: list[dict], walks: list[dict], games_per_pairing: int, scal
     return "\n".join(lines) + "\n"
 
 
+def strength_report(data: dict) -> str:
+    """The strength file (`--strength`) as Markdown: a row per game, each level's Elo relative
+    to `random` [95 % interval] (games on the way), and the pairings with their SPRT outcome;
+    Pearl Maze's walks in a table of their own."""
+    lines = ["| game | scale | easy | medium | strong | pairings (W/D/L, LLR, decision) |",
+             "|---|---|---|---|---|---|"]
+    walks = []
+    for entry, found in sorted(data["games"].items()):
+        levels = found["levels"]
+        if any("walks" in row for row in levels.values()):
+            walks.append((entry, found))
+            continue
+        cells = []
+        for level in ("easy", "medium", "strong"):
+            row = levels[level]
+            if row["elo"] is None:
+                cells.append(f"≥ {_elo_text(row['elo_low'], 0.0)} ({row['games']})")
+            else:
+                cells.append(f"{_elo_text(row['elo'], 0.5)} [{_elo_text(row['elo_low'], 0.0)}, "
+                             f"{_elo_text(row['elo_high'], 1.0)}] ({row['games']})")
+        pairs = ", ".join(f"{p['a']}−{p['b']} {p['wins']}/{p['draws']}/{p['losses']} LLR "
+                          f"{p['llr']:+.1f} {p['decision'] or 'undecided'}" for p in found["pairings"])
+        lines.append(f"| {entry} | {found['run']['scale']:g} × | " + " | ".join(cells) + f" | {pairs} |")
+    for entry, found in walks:
+        starts = list(found["levels"]["random"]["walks"])
+        lines += ["", f"| {entry} at {found['run']['scale']:g} ×: walk from | " + " | ".join(LEVELS_ORDER)
+                  + " |", "|---|" + "---|" * 4]
+        for start in starts:
+            lines.append(f"| {start} | " + " | ".join(
+                str(found["levels"][level]["walks"][start]) for level in LEVELS_ORDER) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def _elo_text(value: float | None, score: float) -> str:
     """A JSON Elo figure (None stands for ±infinity: score 1 or 0)."""
     if value is None:
@@ -489,25 +523,58 @@ def _elo_text(value: float | None, score: float) -> str:
     return signed(value)
 
 
-def write_strength(path: Path, rows: list[dict], args, argv: list[str] | None) -> None:
-    """Merge the run's per-level strength into `path`, one entry per game (other games kept)."""
+def _run_record(args, argv: list[str] | None, scale: float) -> dict:
     import datetime
     import sys
 
-    data = json.loads(path.read_text()) if path.exists() else {"games": {}}
     command = "python -m bench.levels " + " ".join(argv if argv is not None else sys.argv[1:])
-    for entry in dict.fromkeys(r["game"] for r in rows):
-        mine = [r for r in rows if r["game"] == entry]
-        data["games"][entry] = {
-            "levels": level_strength(mine),
-            "run": {"command": command, "date": datetime.date.today().isoformat(),
-                    "budgets": "CPU seconds" if args.cpu_time else "nodes", "scale": args.scale,
-                    "sprt": {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta,
-                             "min_games": args.min_games, "max_games": args.games} if args.sprt else None},
-            "pairings": [{k: r[k] for k in ("a", "b", "wins", "draws", "losses", "games", "score", "elo",
-                                            "elo_low", "elo_high", "llr", "decision")} for r in mine]}
+    return {"command": command, "date": datetime.date.today().isoformat(),
+            "budgets": "CPU seconds" if args.cpu_time else "nodes", "scale": scale,
+            "sprt": {"elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha, "beta": args.beta,
+                     "min_games": args.min_games, "max_games": args.games} if args.sprt else None}
+
+
+def _merge(path: Path, entries: dict) -> None:
+    """Replace these game entries of the results file at `path`, keeping the others."""
+    data = json.loads(path.read_text()) if path.exists() else {"games": {}}
+    data["games"].update(entries)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def entry_run(entry: str, args, argv: list[str] | None) -> dict:
+    """The run record of one game: a game with hidden information plays its levels' own
+    (served) budgets whatever `--scale` says (entry_plan), so its record says so."""
+    if games.get_game(entry.partition(":")[0]).has_hidden_information:
+        return {**_run_record(args, argv, 1.0), "budgets": "seconds"}
+    return _run_record(args, argv, args.scale)
+
+
+def write_strength(path: Path, rows: list[dict], args, argv: list[str] | None) -> None:
+    """Merge the run's per-level strength into `path`, one entry per game (other games kept)."""
+    _merge(path, {entry: {
+        "levels": level_strength([r for r in rows if r["game"] == entry]),
+        "run": entry_run(entry, args, argv),
+        "pairings": [{k: r[k] for k in ("a", "b", "wins", "draws", "losses", "games", "score", "elo",
+                                        "elo_low", "elo_high", "llr", "decision")}
+                     for r in rows if r["game"] == entry]}
+        for entry in dict.fromkeys(r["game"] for r in rows)})
+
+
+def write_walks(path: Path, walks: list[dict], args, argv: list[str] | None) -> None:
+    """Merge Pearl Maze's measured strength into `path`: each level's walk from each standard
+    start, at `--puzzle-scale` (a puzzle has no opponent: the walk is the strength, and
+    `random`'s walk is the baseline), and the solution files the strong level could read."""
+    from ai_workers.engines.solvers import cache
+
+    levels = {w["level"]: {"walks": {}, "nodes": {}} for w in walks}
+    for w in walks:
+        levels[w["level"]]["walks"][w["variant"]] = int(w["walk"])
+        levels[w["level"]]["nodes"][w["variant"]] = w["nodes"]
+    # the strong level plays proofs from these files where they cover the walk (engines.md §2)
+    solutions = [Path(name).name for name, _ in cache.files("pearl-maze", None)]
+    _merge(path, {"pearl-maze": {"levels": levels, "run": {
+        **_run_record(args, argv, args.puzzle_scale), "sprt": None, "solution_files": solutions}}})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -543,9 +610,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-games", type=int, default=10, help="SPRT: games before any decision")
     parser.add_argument("--strength", type=Path, default=None,
                         help="merge each level's Elo relative to random into this JSON file")
+    parser.add_argument("--render-strength", type=Path, default=None,
+                        help="print the table of a --strength file instead of playing")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even, so that both seat orders are played equally")
+    if args.render_strength:
+        print(strength_report(json.loads(args.render_strength.read_text())))
+        return 0
     if args.render:
         merged: dict = {}
         walks: list[dict] = []
@@ -558,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         entries = list(args.entries or DEFAULT_ENTRIES)
         walks = puzzle_walks(args) if "pearl-maze" in entries else []
+        if walks and args.strength:
+            write_walks(args.strength, walks, args, argv)
         played = [e for e in entries if e != "pearl-maze"]
         # with --strength, each game's entry is written as soon as its ladder is measured
         keep = (lambda rows: write_strength(args.strength, rows, args, argv)) if args.strength else None

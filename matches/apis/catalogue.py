@@ -71,24 +71,36 @@ class JapaneseOut(serializers.Serializer):
 class LevelStrengthOut(serializers.Serializer):
     level = serializers.CharField()
     elo = serializers.FloatField(allow_null=True, help_text=(
-        "Elo relative to random (the sum of the measured gaps up the ladder); null: no game lost on "
-        "the way, so unbounded above (elo_low is the bound)"))
+        "kind elo: Elo relative to random (the sum of the measured gaps up the ladder); null: no game "
+        "lost on the way, so unbounded above (elo_low is the bound), or kind walk"))
     elo_low = serializers.FloatField(allow_null=True, help_text="95 % lower bound (sum of the gaps' bounds)")
     elo_high = serializers.FloatField(allow_null=True, help_text="95 % upper bound; null: unbounded")
-    games = serializers.IntegerField(help_text="games played on the way up from random")
+    games = serializers.IntegerField(allow_null=True, help_text=(
+        "games played on the way up from random (null for kind walk)"))
     decision = serializers.CharField(allow_null=True, help_text=(
         "the SPRT on the gap to the level below: H1 (at least elo1 stronger), H0 (not), null (undecided)"))
+    walks = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
+        "kind walk (Pearl Maze): the level's walk, in steps, from each standard start (variant → "
+        "steps; random's walk is the baseline); null for kind elo"))
 
 
 class StrengthRunOut(serializers.Serializer):
     command = serializers.CharField(help_text="the bench.levels run that measured it")
     date = serializers.CharField()
-    budgets = serializers.CharField(help_text="nodes (from the level's time budget × scale) or CPU seconds")
+    budgets = serializers.CharField(help_text=(
+        "nodes (from the level's time budget × scale), CPU seconds, or seconds (the levels' own "
+        "budgets, as served: New Eleusis)"))
     scale = serializers.FloatField(help_text="the factor on every level's time budget")
     sprt = serializers.DictField(allow_null=True)
+    solution_files = serializers.ListField(child=serializers.CharField(), required=False, help_text=(
+        "kind walk: the solution files (manage.py solve --cache) the strong level read, as a "
+        "deployment has them"))
 
 
 class LevelStrengthTableOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["elo", "walk"], help_text=(
+        "elo: levels measured against each other in games; walk: a puzzle's levels by the walk "
+        "each one finds"))
     levels = LevelStrengthOut(many=True)
     run = StrengthRunOut()
 
@@ -113,8 +125,8 @@ class GameOut(serializers.Serializer):
     rules_url = serializers.CharField(help_text="the rules document: GET it as Markdown, or as HTML with ?format=html")
     ai_levels = serializers.ListField(child=serializers.CharField(), help_text='engine seats are "ai:<level>"')
     level_strength = LevelStrengthTableOut(allow_null=True, help_text=(
-        "each level's measured strength relative to random (python -m bench.levels --sprt; "
-        "docs/engines.md §5.3); null where not measured"))
+        "each level's measured strength relative to random (python -m bench.levels --sprt "
+        "--strength; docs/engines.md §5.3); null where not measured"))
 
 
 class GameListApi(Api):

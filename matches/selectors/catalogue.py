@@ -24,15 +24,28 @@ def game_entry(rules: games.Game) -> dict:
 
 
 def level_strength(slug: str) -> dict | None:
-    """The levels' measured strength relative to `random` (bench.levels' committed results), with
-    the run behind it; None for a game not measured."""
+    """The levels' measured strength (bench.levels' committed results), with the run behind it;
+    None for a game not measured. `kind` says which figures a level has: "elo" (relative to
+    `random`, from games between the levels) or "walk" (Pearl Maze, a puzzle: each level's walk
+    from each standard start)."""
     found = measured(slug)
     if found is None:
         return None
-    levels = [{"level": level, **{k: found["levels"][level].get(k) for k in
-                                  ("elo", "elo_low", "elo_high", "games", "decision")}}
-              for level in LEVELS if level in found["levels"]]
-    return {"levels": levels, "run": found["run"]}
+    rows = found["levels"]
+    kind = "walk" if any("walks" in row for row in rows.values()) else "elo"
+    levels = [{"level": level, **{k: rows[level].get(k) for k in
+                                  ("elo", "elo_low", "elo_high", "games", "decision")},
+               "walks": _in_variant_order(slug, rows[level].get("walks"))}
+              for level in LEVELS if level in rows]
+    return {"kind": kind, "levels": levels, "run": found["run"]}
+
+
+def _in_variant_order(slug: str, walks: dict | None) -> dict | None:
+    """A level's walks by start, in the order the game lists its variants (standard first)."""
+    if walks is None:
+        return None
+    order = list(games.get_game(slug).variants)
+    return dict(sorted(walks.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
 
 
 def is_japanese(language: str | None) -> bool:

@@ -191,3 +191,63 @@ def test_a_sequential_run_stops_when_decided_and_writes_the_table(tmp_path, monk
     assert [p["decision"] for p in entry["pairings"]] == ["H1", "H1", "H1"]
     assert entry["levels"]["strong"]["games"] == 18 and entry["run"]["sprt"]["elo1"] == 100.0
     assert entry["run"]["command"].startswith("python -m bench.levels hasami-shogi --sprt")
+
+
+def test_pearl_maze_s_walks_are_written_as_its_strength(tmp_path, monkeypatch):
+    """A puzzle has no opponent: its levels' strength is the walk each finds from each standard
+    start, written beside the other games' Elo tables (kept)."""
+    import json
+
+    import bench.levels as bench
+
+    monkeypatch.setenv("PEARLSITE_SOLUTIONS", str(tmp_path / "solutions"))
+    walked = {"random": 7, "easy": 50, "medium": 60, "strong": 66}
+    monkeypatch.setattr(bench, "puzzle_walks", lambda args: [
+        {"variant": variant, "level": level, "nodes": 100, "walk": float(steps + offset)}
+        for variant, offset in (("standard", 0), ("outside", 5)) for level, steps in walked.items()])
+    out = tmp_path / "strength.json"
+    out.write_text(json.dumps({"games": {"hasami-shogi": {"levels": {}, "run": {}, "pairings": []}}}))
+    assert bench.main(["pearl-maze", "--puzzle-scale", "1", "--strength", str(out)]) == 0
+    data = json.loads(out.read_text())["games"]
+    assert "hasami-shogi" in data
+    maze = data["pearl-maze"]
+    assert maze["levels"]["strong"]["walks"] == {"standard": 66, "outside": 71}
+    assert maze["levels"]["random"]["walks"] == {"standard": 7, "outside": 12}
+    assert maze["run"]["scale"] == 1.0 and maze["run"]["sprt"] is None
+    assert maze["run"]["solution_files"] == []          # none in the test's solutions folder
+    assert maze["run"]["command"] == "python -m bench.levels pearl-maze --puzzle-scale 1 --strength " + str(out)
+
+
+def test_the_strength_file_renders_as_the_docs_table():
+    from bench.levels import strength_report
+
+    unbeaten = {"elo": None, "elo_low": 198.0, "elo_high": None, "games": 12}
+    data = {"games": {
+        "hasami-shogi": {"levels": {"random": {"elo": 0.0}, "easy": unbeaten,
+                                    "medium": {"elo": 450.4, "elo_low": 300.0, "elo_high": 700.0, "games": 30},
+                                    "strong": {**unbeaten, "elo_low": 500.0, "games": 42}},
+                         "run": {"scale": 0.02},
+                         "pairings": [{"a": "easy", "b": "random", "wins": 12, "draws": 0, "losses": 0,
+                                       "llr": 72.27, "decision": "H1"}]},
+        "pearl-maze": {"run": {"scale": 1.0},
+                       "levels": {level: {"walks": {"standard": steps}} for level, steps in
+                                  (("random", 7), ("easy", 58), ("medium", 62), ("strong", 69))}}}}
+    text = strength_report(data)
+    assert "| hasami-shogi | 0.02 × | ≥ +198 (12) | +450 [+300, +700] (30) | ≥ +500 (42) | easy−random 12/0/0 LLR +72.3 H1 |" in text
+    assert "| pearl-maze at 1 ×: walk from | random | easy | medium | strong |" in text
+    assert "| standard | 7 | 58 | 62 | 69 |" in text
+
+
+def test_new_eleusis_s_record_says_its_levels_played_their_own_budgets(tmp_path, monkeypatch):
+    import json
+
+    import bench.levels as bench
+
+    monkeypatch.setattr(bench, "play", lambda task: {"ply": 20, "finished": True, "winners": [],
+                                                     "scores": [2 if lvl in ("easy", "strong") else 1
+                                                                for lvl, _ in task.seats]})
+    out = tmp_path / "strength.json"
+    assert bench.main(["new-eleusis", "--sprt", "--games", "12", "--workers", "1", "--scale", "0.02",
+                       "--strength", str(out)]) == 0
+    run = json.loads(out.read_text())["games"]["new-eleusis"]["run"]
+    assert run["scale"] == 1.0 and run["budgets"] == "seconds"

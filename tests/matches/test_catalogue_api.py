@@ -130,27 +130,36 @@ def test_the_catalogue_shows_each_level_s_measured_strength(client, tmp_path, mo
         strength._table.cache_clear()
     measured = body["level_strength"]
     assert [row["level"] for row in measured["levels"]] == ["random", "easy", "medium"]
+    assert measured["kind"] == "elo"
     assert measured["levels"][1] == {"level": "easy", "elo": None, "elo_low": 198.0, "elo_high": None,
-                                     "games": 12, "decision": "H1"}
+                                     "games": 12, "decision": "H1", "walks": None}
     assert measured["run"]["scale"] == 0.02 and measured["run"]["budgets"] == "nodes"
     assert listed["hasami-shogi"]["level_strength"] == measured
     assert listed["glaisher"]["level_strength"] is None
 
 
 def test_the_committed_strength_file_is_what_the_catalogue_serves(client):
-    """ai_workers/engines/strength.json (bench.levels --sprt --strength): every entry names a
-    game, carries its run and a level row per measured level, and GET games/ serves it."""
+    """ai_workers/engines/strength.json (bench.levels --sprt --strength): every game of the
+    catalogue has an entry with its run and a row per level; the games between levels were
+    decided by an SPRT or played to its cap, and Pearl Maze's levels have a walk from each
+    standard start; GET games/ serves it."""
     from ai_workers.engines import strength
 
     strength._table.cache_clear()
     table = strength._table()["games"]
-    assert table, "the committed results file is missing or empty"
+    assert set(games.GAMES) <= set(table), "a game of the catalogue has no measured strength"
     for entry, measured in table.items():
         assert entry.partition(":")[0] in games.GAMES
-        assert measured["run"]["command"].startswith("python -m bench.levels") and measured["run"]["sprt"]
+        assert measured["run"]["command"].startswith("python -m bench.levels")
         assert set(measured["levels"]) == {"random", "easy", "medium", "strong"}
-        assert [p["decision"] for p in measured["pairings"]] and all(
-            p["games"] >= 10 for p in measured["pairings"])
+        if entry == "pearl-maze":
+            assert all(set(row["walks"]) == {"standard", "outside"} for row in measured["levels"].values())
+            continue
+        cap = measured["run"]["sprt"]["max_games"]
+        assert measured["pairings"] and all(
+            p["games"] >= 10 and (p["decision"] is not None or p["games"] >= cap) for p in measured["pairings"])
+    maze = client.get("/api/v1/games/pearl-maze/").json()["level_strength"]
+    assert maze["kind"] == "walk" and maze["levels"][0]["walks"] == table["pearl-maze"]["levels"]["random"]["walks"]
     served = client.get("/api/v1/games/hasami-shogi/").json()["level_strength"]
     assert served["levels"][3]["level"] == "strong"
     assert served["levels"][3]["elo_low"] == table["hasami-shogi"]["levels"]["strong"]["elo_low"]

@@ -125,9 +125,16 @@ def test_the_match_page_shows_a_mistake_s_better_moves_with_links_to_the_board(c
 
 
 def test_the_games_page_shows_measured_levels_and_links_the_board(client):
+    from ai_workers.engines.strength import measured
+
     html = client.get("/games/").content.decode()
-    assert "Engine levels, Elo above random" in html and "strong ≥ 594" in html
-    assert "measured at 0.02 × the levels' time budgets (as nodes)" in html
+    strong = measured("hasami-shogi")["levels"]["strong"]
+    shown = f"strong ≥ {strong['elo_low']:.0f}" if strong["elo"] is None else f"strong {strong['elo']:.0f} ["
+    assert "Engine levels, Elo above random" in html and shown in html
+    assert f"measured at {measured('hasami-shogi')['run']['scale']:g} × the levels' time budgets (as nodes)" in html
+    walks = measured("pearl-maze")["levels"]["strong"]["walks"]
+    assert "the walk each finds from the standard starts" in html
+    assert f"strong {walks['standard']} (standard) · {walks['outside']} (outside)" in html
     assert '/board/?game=hasami-shogi">Analysis board</a>' in html
     assert '/board/?game=new-eleusis' not in html             # hidden information: no board
 
