@@ -507,7 +507,8 @@ def strength_report(data: dict) -> str:
                           f"{p['llr']:+.1f} {p['decision'] or 'undecided'}" for p in found["pairings"])
         lines.append(f"| {entry} | {found['run']['scale']:g} × | " + " | ".join(cells) + f" | {pairs} |")
     for entry, found in walks:
-        starts = list(found["levels"]["random"]["walks"])
+        walked = found["levels"]["random"]["walks"]
+        starts = [v for v in games.get_game(entry).variants if v in walked]    # standard first
         lines += ["", f"| {entry} at {found['run']['scale']:g} ×: walk from | " + " | ".join(LEVELS_ORDER)
                   + " |", "|---|" + "---|" * 4]
         for start in starts:
