@@ -52,14 +52,13 @@ from pathlib import Path
 from random import Random
 
 import games
-from ai_workers.engines import Engine, Limit, get_engine
+from ai_workers.engines import LEVELS, Engine, Limit, get_engine
 from ai_workers.engines.base import Budget
 from bench.engines import plain_uct, play_game, random_plies
 
 Z95 = 1.959964
 UCT = "plain-uct"
 LADDER = (("easy", "random"), ("medium", "easy"), ("strong", "medium"))
-LEVELS_ORDER = ("random", "easy", "medium", "strong")
 #: Two-player games whose first mover wins with perfect play (docs/engines.md §1.2).
 DECIDED_FROM_THE_START = {"pearl-yard"}
 DEFAULT_ENTRIES = ("pearl-maze", "dai-hasami-shogi", "glaisher", "hasami-shogi",
@@ -496,7 +495,7 @@ def strength_report(data: dict) -> str:
             walks.append((entry, found))
             continue
         cells = []
-        for level in ("easy", "medium", "strong"):
+        for level in LEVELS[1:]:
             row = levels[level]
             if row["elo"] is None:
                 cells.append(f"≥ {_elo_text(row['elo_low'], 0.0)} ({row['games']})")
@@ -509,11 +508,11 @@ def strength_report(data: dict) -> str:
     for entry, found in walks:
         walked = found["levels"]["random"]["walks"]
         starts = [v for v in games.get_game(entry).variants if v in walked]    # standard first
-        lines += ["", f"| {entry} at {found['run']['scale']:g} ×: walk from | " + " | ".join(LEVELS_ORDER)
+        lines += ["", f"| {entry} at {found['run']['scale']:g} ×: walk from | " + " | ".join(LEVELS)
                   + " |", "|---|" + "---|" * 4]
         for start in starts:
             lines.append(f"| {start} | " + " | ".join(
-                str(found["levels"][level]["walks"][start]) for level in LEVELS_ORDER) + " |")
+                str(found["levels"][level]["walks"][start]) for level in LEVELS) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -551,15 +550,18 @@ def entry_run(entry: str, args, argv: list[str] | None) -> dict:
     return _run_record(args, argv, args.scale)
 
 
+PAIRING_KEYS = ("a", "b", "wins", "draws", "losses", "games", "score", "elo", "elo_low", "elo_high", "llr",
+                "decision")
+
+
 def write_strength(path: Path, rows: list[dict], args, argv: list[str] | None) -> None:
     """Merge the run's per-level strength into `path`, one entry per game (other games kept)."""
-    _merge(path, {entry: {
-        "levels": level_strength([r for r in rows if r["game"] == entry]),
-        "run": entry_run(entry, args, argv),
-        "pairings": [{k: r[k] for k in ("a", "b", "wins", "draws", "losses", "games", "score", "elo",
-                                        "elo_low", "elo_high", "llr", "decision")}
-                     for r in rows if r["game"] == entry]}
-        for entry in dict.fromkeys(r["game"] for r in rows)})
+    entries: dict[str, dict] = {}
+    for entry in dict.fromkeys(r["game"] for r in rows):
+        mine = [r for r in rows if r["game"] == entry]
+        entries[entry] = {"levels": level_strength(mine), "run": entry_run(entry, args, argv),
+                          "pairings": [{k: r[k] for k in PAIRING_KEYS} for r in mine]}
+    _merge(path, entries)
 
 
 def write_walks(path: Path, walks: list[dict], args, argv: list[str] | None) -> None:

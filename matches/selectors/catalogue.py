@@ -44,8 +44,7 @@ def _in_variant_order(slug: str, walks: dict | None) -> dict | None:
     """A level's walks by start, in the order the game lists its variants (standard first)."""
     if walks is None:
         return None
-    order = list(games.get_game(slug).variants)
-    return dict(sorted(walks.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
+    return {start: walks[start] for start in games.get_game(slug).variants if start in walks}
 
 
 def is_japanese(language: str | None) -> bool:
